@@ -1,0 +1,12 @@
+"""What the IR can say: the `mlc` graph dialect and the MLIR context mlc works in.
+
+Importing this package defines every mlc op; `make_context()` gives a context
+with mlc, torch and all upstream dialects loaded.
+"""
+
+from . import compute_ops, data_ops, elementwise_ops, fusion_ops, normalization_ops, reduction_ops, shape_ops
+from .context import make_context
+from .dialect import Mlc, load_dialect
+from .op_base import MlcOp, VerifyError
+
+__all__ = ["Mlc", "MlcOp", "VerifyError", "load_dialect", "make_context"]

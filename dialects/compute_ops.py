@@ -1,0 +1,197 @@
+"""Compute ops: matmul, conv2d and 2-D pooling.
+
+Convolution and pooling carry a `layout` attribute. With "NCHW" the input is
+N×C×H×W and the conv weight F×C×KH×KW (torch's layout); with "NHWC" the input is
+N×H×W×C and the weight KH×KW×C×F. `padding` is `[top, bottom, left, right]`.
+"""
+
+from typing import Any
+
+from torch_mlir import ir
+from torch_mlir.dialects import ext
+from torch_mlir.dialects.ext import Operand, Result
+
+from .op_base import (
+    DYNAMIC,
+    MlcOp,
+    VerifyError,
+    bool_attr,
+    broadcast_shapes,
+    dims_match,
+    expect_element_type,
+    expect_same_element_type,
+    expect_shape,
+    format_shape,
+    i64_array,
+    int_attr,
+    ranked,
+    string_choice,
+)
+
+LAYOUTS = ("NCHW", "NHWC")
+
+
+def matmul_result_shape(lhs_shape, rhs_shape) -> list[int]:
+    """[..., M, K] x [..., K, N] -> [broadcast(...), M, N]; VerifyError otherwise."""
+    if len(lhs_shape) < 2 or len(rhs_shape) < 2:
+        raise VerifyError(f"operands must have rank >= 2, got ranks {len(lhs_shape)} and {len(rhs_shape)}")
+    if not dims_match(lhs_shape[-1], rhs_shape[-2]):
+        raise VerifyError(
+            f"contracting dimensions differ: lhs {format_shape(lhs_shape)} and rhs {format_shape(rhs_shape)}"
+        )
+    batch = broadcast_shapes(lhs_shape[:-2], rhs_shape[:-2])
+    if batch is None:
+        raise VerifyError(
+            f"batch dimensions {format_shape(lhs_shape[:-2])} and {format_shape(rhs_shape[:-2])} do not broadcast"
+        )
+    return batch + [lhs_shape[-2], rhs_shape[-1]]
+
+
+class MatmulOp(MlcOp, name="matmul", traits=[ext.Pure]):
+    """Matrix product over the last two dimensions; leading batch dimensions broadcast."""
+
+    lhs: Operand[ir.RankedTensorType]
+    rhs: Operand[ir.RankedTensorType]
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        element_type = expect_same_element_type([self.lhs, self.rhs], "operands")
+        shape = matmul_result_shape(ranked(self.lhs, "lhs").shape, ranked(self.rhs, "rhs").shape)
+        expect_shape(self.result, shape, "result")
+        expect_element_type(self.result, element_type, "result")
+
+
+def window_output_size(size, kernel, stride, pad_low, pad_high, dilation, ceil_mode=False) -> int:
+    """Output length of a sliding window, as torch computes it."""
+    if size == DYNAMIC:
+        return DYNAMIC
+    span = size + pad_low + pad_high - dilation * (kernel - 1) - 1
+    if span < 0:
+        raise VerifyError(f"window of size {kernel} (dilation {dilation}) does not fit input size {size} with padding")
+    out = -(-span // stride) + 1 if ceil_mode else span // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + pad_low:
+        out -= 1  # torch: the last window must start inside the input or left padding
+    return out
+
+
+def spatial_dims(shape, layout) -> tuple[int, int, int, int]:
+    """(N, C, H, W) of an activation in `layout`."""
+    if layout == "NCHW":
+        n, c, h, w = shape
+    else:
+        n, h, w, c = shape
+    return n, c, h, w
+
+
+def activation_shape(n, c, h, w, layout) -> list[int]:
+    return [n, c, h, w] if layout == "NCHW" else [n, h, w, c]
+
+
+def window_attributes(op, *, dilation=True):
+    """stride, padding and dilation attributes, checked for sign and size."""
+    stride = i64_array(op, "stride", size=2)
+    padding = i64_array(op, "padding", size=4)
+    dilations = i64_array(op, "dilation", size=2) if dilation else [1, 1]
+    if min(stride) < 1 or min(dilations) < 1:
+        raise VerifyError("stride and dilation must be positive")
+    if min(padding) < 0:
+        raise VerifyError(f"padding must not be negative, got {list(padding)}")
+    return stride, padding, dilations
+
+
+class Conv2dOp(MlcOp, name="conv2d", traits=[ext.Pure]):
+    """2-D convolution (cross-correlation, as torch), with an optional per-channel bias.
+
+    Attributes: `stride` [sh, sw], `padding` [top, bottom, left, right],
+    `dilation` [dh, dw], `groups` (i64), `layout` "NCHW" or "NHWC".
+    """
+
+    input: Operand[ir.RankedTensorType]
+    weight: Operand[ir.RankedTensorType]
+    stride: Any
+    padding: Any
+    dilation: Any
+    groups: ir.IntegerAttr
+    layout: ir.StringAttr
+    result: Result[ir.RankedTensorType]
+    bias: Operand[ir.RankedTensorType] | None = None
+
+    def verify(self):
+        layout = string_choice(self, "layout", LAYOUTS)
+        stride, padding, dilation = window_attributes(self)
+        groups = int_attr(self, "groups")
+        operands = [self.input, self.weight] + ([self.bias] if self.bias is not None else [])
+        element_type = expect_same_element_type(operands, "input, weight and bias")
+        input_type, weight_type = ranked(self.input, "input"), ranked(self.weight, "weight")
+        if input_type.rank != 4 or weight_type.rank != 4:
+            raise VerifyError(f"input and weight must have rank 4, got {input_type.rank} and {weight_type.rank}")
+        n, c, h, w = spatial_dims(input_type.shape, layout)
+        if layout == "NCHW":
+            f, wc, kh, kw = weight_type.shape
+        else:
+            kh, kw, wc, f = weight_type.shape
+        if groups < 1 or (c != DYNAMIC and c % groups) or f % groups:
+            raise VerifyError(f"groups {groups} must divide input channels {c} and output channels {f}")
+        if not dims_match(c, wc * groups):
+            raise VerifyError(f"input has {c} channels but weight expects {wc * groups} ({wc} per group x {groups} groups)")
+        if self.bias is not None:
+            expect_shape(self.bias, [f], "bias")
+        oh = window_output_size(h, kh, stride[0], padding[0], padding[1], dilation[0])
+        ow = window_output_size(w, kw, stride[1], padding[2], padding[3], dilation[1])
+        expect_shape(self.result, activation_shape(n, f, oh, ow, layout), "result")
+        expect_element_type(self.result, element_type, "result")
+
+
+class PoolOp(MlcOp):
+    """Base of 2-D pooling ops: `kernel` [kh, kw], `stride`, `padding` [t, b, l, r], `ceil_mode`."""
+
+    has_dilation = False
+
+    def verify(self):
+        layout = string_choice(self, "layout", LAYOUTS)
+        kernel = i64_array(self, "kernel", size=2)
+        stride, padding, dilation = window_attributes(self, dilation=self.has_dilation)
+        if min(kernel) < 1:
+            raise VerifyError(f"kernel must be positive, got {kernel}")
+        if padding[0] > kernel[0] // 2 or padding[2] > kernel[1] // 2:
+            raise VerifyError(f"padding {padding} must be at most half the kernel {kernel}")
+        ceil_mode = bool_attr(self, "ceil_mode")
+        input_type = ranked(self.input, "input")
+        if input_type.rank != 4:
+            raise VerifyError(f"input must have rank 4, got {input_type.rank}")
+        n, c, h, w = spatial_dims(input_type.shape, layout)
+        oh = window_output_size(h, kernel[0], stride[0], padding[0], padding[1], dilation[0], ceil_mode)
+        ow = window_output_size(w, kernel[1], stride[1], padding[2], padding[3], dilation[1], ceil_mode)
+        expect_shape(self.result, activation_shape(n, c, oh, ow, layout), "result")
+        expect_element_type(self.result, input_type.element_type, "result")
+
+
+class MaxPool2dOp(PoolOp, name="max_pool2d", traits=[ext.Pure]):
+    """Maximum over each window; padding never wins (it counts as -inf)."""
+
+    has_dilation = True
+    input: Operand[ir.RankedTensorType]
+    kernel: Any
+    stride: Any
+    padding: Any
+    dilation: Any
+    ceil_mode: Any
+    layout: ir.StringAttr
+    result: Result[ir.RankedTensorType]
+
+
+class AvgPool2dOp(PoolOp, name="avg_pool2d", traits=[ext.Pure]):
+    """Mean over each window; `count_include_pad` says whether padding counts in the divisor."""
+
+    input: Operand[ir.RankedTensorType]
+    kernel: Any
+    stride: Any
+    padding: Any
+    ceil_mode: Any
+    count_include_pad: Any
+    layout: ir.StringAttr
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        super().verify()
+        bool_attr(self, "count_include_pad")

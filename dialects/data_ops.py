@@ -1,0 +1,40 @@
+"""Data ops: constants (weights) and element-type casts."""
+
+from typing import Any
+
+from torch_mlir import ir
+from torch_mlir.dialects import ext
+from torch_mlir.dialects.ext import Operand, Result
+
+from .op_base import MlcOp, VerifyError, expect_shape, ranked
+
+
+class ConstantOp(MlcOp, name="constant", traits=[ext.Pure]):
+    """A constant tensor, e.g. a weight.
+
+    `value` is a `dense<...>` or `dense_resource<...>` elements attribute. Weights
+    stay resource blobs: mlc never copies them element by element.
+    """
+
+    value: Any
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        value_type = getattr(self.value, "type", None)
+        if not isinstance(value_type, ir.RankedTensorType):
+            raise VerifyError(f"attribute 'value' must be a tensor elements attribute, got {self.value}")
+        if value_type != self.result.type:
+            raise VerifyError(f"result type {self.result.type} does not match value type {value_type}")
+
+
+class CastOp(MlcOp, name="cast", traits=[ext.Pure]):
+    """Converts each element to the result's element type (as torch's `.to(dtype)`).
+
+    Float to integer truncates toward zero; integer to float rounds to nearest.
+    """
+
+    input: Operand[ir.RankedTensorType]
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        expect_shape(self.result, ranked(self.input, "input").shape, "result")

@@ -1,0 +1,223 @@
+"""The base class of every mlc op and the checks its verifiers share.
+
+A verifier is written as `verify(self)`, which raises `VerifyError` at the first
+broken invariant; `MlcOp.verify_invariants` turns that into one located
+`error:` diagnostic, which is what MLIR expects of a verifier.
+"""
+
+from collections.abc import Iterable, Sequence
+
+from torch_mlir import ir
+from torch_mlir.dialects.ext import AttributeDef, OperandDef, ResultDef
+from torch_mlir.dialects.irdl import Variadicity
+
+from .dialect import Mlc
+
+DYNAMIC = ir.ShapedType.get_dynamic_size()
+
+
+class VerifyError(Exception):
+    """A broken op invariant; the message becomes the op's located error."""
+
+
+SEGMENT_ATTRIBUTES = ("operandSegmentSizes", "resultSegmentSizes")
+
+
+def _positional_accessor(fields, index, values_of):
+    """Reads field `index` by position. Exact while at most one field is variadic
+    or optional, so mlc ops need no `operandSegmentSizes` attribute in their text."""
+    variable = [i for i, f in enumerate(fields) if f.variadicity != Variadicity.single]
+    assert len(variable) <= 1, "an mlc op may have one variadic or optional group per kind"
+
+    def get(self):
+        values = list(values_of(self))
+        extra = len(values) - len(fields)
+        if not variable or index < variable[0]:
+            return values[index]
+        if index > variable[0]:
+            return values[index + extra]
+        group = values[index : index + extra + 1]
+        if fields[index].variadicity == Variadicity.optional:
+            return group[0] if group else None
+        return group
+
+    return property(get)
+
+
+def _drop_segment_sizes(cls) -> None:
+    """Makes variadic and optional fields positional (see `_positional_accessor`)."""
+    for kind, values_of, adaptor_values_of in (
+        (OperandDef, lambda op: op.operation.operands, lambda adaptor: adaptor.operands),
+        (ResultDef, lambda op: op.operation.results, None),
+    ):
+        fields = [f for f in cls._fields if isinstance(f, kind)]
+        if all(f.variadicity == Variadicity.single for f in fields):
+            continue
+        for index, field in enumerate(fields):
+            setattr(cls, field.name, _positional_accessor(fields, index, values_of))
+            if adaptor_values_of:
+                setattr(cls.Adaptor, field.name, _positional_accessor(fields, index, adaptor_values_of))
+
+    build = cls.__init__
+
+    def __init__(self, *args, **kwargs):
+        build(self, *args, **kwargs)
+        for name in SEGMENT_ATTRIBUTES:
+            if name in self.operation.attributes:
+                del self.operation.attributes[name]
+
+    __init__.__signature__ = build.__signature__
+    cls.__init__ = __init__
+
+
+class MlcOp(Mlc.Operation):
+    """Base of all mlc ops: routes `verify` failures to located diagnostics."""
+
+    @classmethod
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if kwargs.get("name"):
+            _drop_segment_sizes(cls)
+
+    def verify_invariants(self) -> bool:
+        missing = [f.name for f in self._fields if isinstance(f, AttributeDef) and f.name not in self.attributes]
+        if missing:
+            self.location.emit_error(f"'{self.OPERATION_NAME}' op requires attribute '{missing[0]}'")
+            return False
+        try:
+            self.verify()
+        except VerifyError as error:
+            self.location.emit_error(f"'{self.OPERATION_NAME}' op {error}")
+            return False
+        return True
+
+    def verify(self) -> None:
+        """Raises VerifyError when an invariant does not hold."""
+
+
+# --- types -------------------------------------------------------------------
+
+
+def ranked(value_or_type, what: str) -> ir.RankedTensorType:
+    """The ranked tensor type of a value (or type), else a VerifyError."""
+    type_ = value_or_type if isinstance(value_or_type, ir.Type) else value_or_type.type
+    if not isinstance(type_, ir.RankedTensorType):
+        raise VerifyError(f"{what} must be a ranked tensor, got {type_}")
+    return type_
+
+
+def dims_match(a: int, b: int) -> bool:
+    """Two dimension sizes agree when equal or when either is dynamic."""
+    return a == b or a == DYNAMIC or b == DYNAMIC
+
+
+def shapes_match(a: Sequence[int], b: Sequence[int]) -> bool:
+    return len(a) == len(b) and all(dims_match(x, y) for x, y in zip(a, b))
+
+
+def format_shape(shape: Sequence[int]) -> str:
+    return "[" + ", ".join("?" if d == DYNAMIC else str(d) for d in shape) + "]"
+
+
+def expect_shape(value, shape: Sequence[int], what: str) -> None:
+    actual = ranked(value, what).shape
+    if not shapes_match(actual, shape):
+        raise VerifyError(
+            f"{what} has shape {format_shape(actual)}, expected {format_shape(shape)}"
+        )
+
+
+def expect_same_element_type(values: Iterable, what: str) -> ir.Type:
+    element_types = {str(ranked(v, what).element_type): v for v in values}
+    if len(element_types) > 1:
+        raise VerifyError(f"{what} must share one element type, got {', '.join(element_types)}")
+    return ranked(next(iter(element_types.values())), what).element_type
+
+
+def expect_element_type(value, element_type: ir.Type, what: str) -> None:
+    actual = ranked(value, what).element_type
+    if actual != element_type:
+        raise VerifyError(f"{what} has element type {actual}, expected {element_type}")
+
+
+def is_float(type_: ir.Type) -> bool:
+    return isinstance(type_, (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type))
+
+
+def is_integer(type_: ir.Type) -> bool:
+    return isinstance(type_, ir.IntegerType)
+
+
+def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> list[int] | None:
+    """NumPy broadcasting of two shapes; None when they are incompatible."""
+    rank = max(len(a), len(b))
+    a = [1] * (rank - len(a)) + list(a)
+    b = [1] * (rank - len(b)) + list(b)
+    result = []
+    for x, y in zip(a, b):
+        if x == 1:
+            result.append(y)
+        elif y == 1 or x == y:
+            result.append(x)
+        elif x == DYNAMIC or y == DYNAMIC:
+            result.append(x if y == DYNAMIC else y)
+        else:
+            return None
+    return result
+
+
+# --- attributes ----------------------------------------------------------------
+
+
+def i64_array(op: MlcOp, name: str, *, size: int | None = None) -> list[int]:
+    """The attribute `name` as a list of ints; it must be `array<i64: ...>`."""
+    attr = op.attributes[name]
+    if not isinstance(attr, ir.DenseI64ArrayAttr):
+        raise VerifyError(f"attribute '{name}' must be an array<i64>, got {attr}")
+    values = list(attr)
+    if size is not None and len(values) != size:
+        raise VerifyError(f"attribute '{name}' must have {size} elements, got {len(values)}")
+    return values
+
+
+def bool_attr(op: MlcOp, name: str) -> bool:
+    attr = op.attributes[name]
+    if not isinstance(attr, ir.BoolAttr):
+        raise VerifyError(f"attribute '{name}' must be a bool, got {attr}")
+    return bool(attr.value)
+
+
+def float_attr(op: MlcOp, name: str) -> float:
+    attr = op.attributes[name]
+    if not isinstance(attr, ir.FloatAttr):
+        raise VerifyError(f"attribute '{name}' must be a float, got {attr}")
+    return attr.value
+
+
+def int_attr(op: MlcOp, name: str) -> int:
+    attr = op.attributes[name]
+    if not isinstance(attr, ir.IntegerAttr):
+        raise VerifyError(f"attribute '{name}' must be an integer, got {attr}")
+    return attr.value
+
+
+def string_choice(op: MlcOp, name: str, choices: Sequence[str]) -> str:
+    attr = op.attributes[name]
+    value = ir.StringAttr(attr).value if isinstance(attr, ir.StringAttr) else None
+    if value not in choices:
+        raise VerifyError(f"attribute '{name}' must be one of {', '.join(map(repr, choices))}, got {attr}")
+    return value
+
+
+def normalize_axis(axis: int, rank: int, what: str = "axis") -> int:
+    """Maps a possibly negative axis into [0, rank); VerifyError when out of range."""
+    if not -rank <= axis < max(rank, 1):
+        raise VerifyError(f"{what} {axis} is out of range for rank {rank}")
+    return axis % rank if rank else 0
+
+
+def normalize_axes(axes: Sequence[int], rank: int) -> list[int]:
+    normalized = [normalize_axis(a, rank) for a in axes]
+    if len(set(normalized)) != len(normalized):
+        raise VerifyError(f"axes {list(axes)} repeat an axis")
+    return sorted(normalized)

@@ -1,0 +1,74 @@
+"""Reductions over a set of axes: sum, mean, max and min.
+
+`axes` lists the reduced dimensions (negative counts from the end); with
+`keepdim` they stay as size-1 dimensions, as in torch.
+"""
+
+from typing import Any
+
+from torch_mlir import ir
+from torch_mlir.dialects import ext
+from torch_mlir.dialects.ext import Operand, Result
+
+from .op_base import (
+    MlcOp,
+    VerifyError,
+    bool_attr,
+    expect_element_type,
+    expect_shape,
+    i64_array,
+    is_float,
+    normalize_axes,
+    ranked,
+)
+
+
+def reduced_shape(shape, axes, keepdim) -> list[int]:
+    if keepdim:
+        return [1 if i in axes else d for i, d in enumerate(shape)]
+    return [d for i, d in enumerate(shape) if i not in axes]
+
+
+class ReductionOp(MlcOp):
+    """Base of reductions; the result keeps the input's element type."""
+
+    float_only = False
+
+    def verify(self):
+        input_type = ranked(self.input, "input")
+        axes = normalize_axes(i64_array(self, "axes"), input_type.rank)
+        if not axes:
+            raise VerifyError("attribute 'axes' must name at least one axis")
+        if self.float_only and not is_float(input_type.element_type):
+            raise VerifyError(f"requires a floating-point tensor, got {input_type}")
+        expect_shape(self.result, reduced_shape(input_type.shape, axes, bool_attr(self, "keepdim")), "result")
+        expect_element_type(self.result, input_type.element_type, "result")
+
+
+REDUCTIONS = {
+    "reduce_sum": ("sum", False),
+    "reduce_mean": ("arithmetic mean", True),
+    "reduce_max": ("maximum", False),
+    "reduce_min": ("minimum", False),
+}
+
+
+def _define_reduction(name: str, computes: str, float_only: bool) -> type:
+    annotations = {
+        "input": Operand[ir.RankedTensorType],
+        "axes": Any,
+        "keepdim": Any,
+        "result": Result[ir.RankedTensorType],
+    }
+    namespace = {
+        "__annotations__": annotations,
+        "__doc__": f"The {computes} over `axes`.",
+        "__module__": __name__,
+        "float_only": float_only,
+    }
+    class_name = "".join(part.title() for part in name.split("_")) + "Op"
+    return type(class_name, (ReductionOp,), namespace, name=name, traits=[ext.Pure])
+
+
+REDUCTION_OP_CLASSES = {name: _define_reduction(name, *spec) for name, spec in REDUCTIONS.items()}
+globals().update({cls.__name__: cls for cls in REDUCTION_OP_CLASSES.values()})

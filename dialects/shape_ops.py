@@ -1,0 +1,174 @@
+"""Shape ops: reshape, transpose, broadcast, concat, slice, gather and pad.
+
+They move or copy elements and compute nothing else; they are the
+"injective" ops of fusion planning.
+"""
+
+import math
+from typing import Any, Sequence
+
+from torch_mlir import ir
+from torch_mlir.dialects import ext
+from torch_mlir.dialects.ext import Operand, Result
+
+from .op_base import (
+    DYNAMIC,
+    MlcOp,
+    VerifyError,
+    dims_match,
+    expect_element_type,
+    expect_same_element_type,
+    expect_shape,
+    float_attr,
+    format_shape,
+    i64_array,
+    int_attr,
+    is_integer,
+    normalize_axis,
+    ranked,
+)
+
+
+def expect_same_element_type_as_input(op):
+    expect_element_type(op.result, ranked(op.input, "input").element_type, "result")
+
+
+class ReshapeOp(MlcOp, name="reshape", traits=[ext.Pure]):
+    """The same elements in row-major order, viewed with the result's shape."""
+
+    input: Operand[ir.RankedTensorType]
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        expect_same_element_type_as_input(self)
+        source, target = ranked(self.input, "input").shape, ranked(self.result, "result").shape
+        if DYNAMIC not in source and DYNAMIC not in target and math.prod(source) != math.prod(target):
+            raise VerifyError(
+                f"cannot reshape {format_shape(source)} ({math.prod(source)} elements) "
+                f"to {format_shape(target)} ({math.prod(target)} elements)"
+            )
+
+
+class TransposeOp(MlcOp, name="transpose", traits=[ext.Pure]):
+    """Permutes dimensions: `result.shape[i] == input.shape[permutation[i]]`."""
+
+    input: Operand[ir.RankedTensorType]
+    permutation: Any
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        input_type = ranked(self.input, "input")
+        permutation = i64_array(self, "permutation")
+        if sorted(permutation) != list(range(input_type.rank)):
+            raise VerifyError(f"permutation {permutation} is not a permutation of {input_type.rank} dimensions")
+        expect_shape(self.result, [input_type.shape[p] for p in permutation], "result")
+        expect_same_element_type_as_input(self)
+
+
+class BroadcastOp(MlcOp, name="broadcast", traits=[ext.Pure]):
+    """Expands to the result's shape by NumPy rules (as torch's `expand`): dimensions
+    align from the right; an input dimension is 1 or equal to the result's."""
+
+    input: Operand[ir.RankedTensorType]
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        source, target = ranked(self.input, "input").shape, ranked(self.result, "result").shape
+        if len(source) > len(target):
+            raise VerifyError(f"cannot broadcast rank {len(source)} to lower rank {len(target)}")
+        for s, t in zip(reversed(source), reversed(target)):
+            if s != 1 and not dims_match(s, t):
+                raise VerifyError(f"cannot broadcast {format_shape(source)} to {format_shape(target)}")
+        expect_same_element_type_as_input(self)
+
+
+class ConcatOp(MlcOp, name="concat", traits=[ext.Pure]):
+    """Joins the inputs along `axis`; all other dimensions must agree."""
+
+    inputs: Sequence[Operand[ir.RankedTensorType]]
+    axis: ir.IntegerAttr
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        if len(self.inputs) == 0:
+            raise VerifyError("requires at least one input")
+        element_type = expect_same_element_type(self.inputs, "inputs")
+        shapes = [ranked(v, "input").shape for v in self.inputs]
+        rank = len(shapes[0])
+        axis = normalize_axis(int_attr(self, "axis"), rank)
+        for shape in shapes:
+            if len(shape) != rank or not all(
+                dims_match(a, b) for i, (a, b) in enumerate(zip(shape, shapes[0])) if i != axis
+            ):
+                raise VerifyError(f"input shapes {', '.join(map(format_shape, shapes))} differ off axis {axis}")
+        total = DYNAMIC if any(s[axis] == DYNAMIC for s in shapes) else sum(s[axis] for s in shapes)
+        expect_shape(self.result, shapes[0][:axis] + [total] + shapes[0][axis + 1 :], "result")
+        expect_element_type(self.result, element_type, "result")
+
+
+class SliceOp(MlcOp, name="slice", traits=[ext.Pure]):
+    """Elements `start[d] <= i < limit[d]` taken every `stride[d]` along each dimension d."""
+
+    input: Operand[ir.RankedTensorType]
+    start: Any
+    limit: Any
+    stride: Any
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        input_type = ranked(self.input, "input")
+        rank = input_type.rank
+        start = i64_array(self, "start", size=rank)
+        limit = i64_array(self, "limit", size=rank)
+        stride = i64_array(self, "stride", size=rank)
+        shape = []
+        for d, (lo, hi, step, size) in enumerate(zip(start, limit, stride, input_type.shape)):
+            if step < 1 or lo < 0 or hi < lo or (size != DYNAMIC and hi > size):
+                raise VerifyError(f"dimension {d}: slice {lo}:{hi}:{step} is out of bounds for size {size}")
+            shape.append(-(-(hi - lo) // step))
+        expect_shape(self.result, shape, "result")
+        expect_same_element_type_as_input(self)
+
+
+class GatherOp(MlcOp, name="gather", traits=[ext.Pure]):
+    """Takes slices of `input` along `axis` at `indices` (torch's index_select and embedding).
+
+    `result.shape = input.shape[:axis] + indices.shape + input.shape[axis+1:]`.
+    Negative or out-of-range indices are undefined behaviour.
+    """
+
+    input: Operand[ir.RankedTensorType]
+    indices: Operand[ir.RankedTensorType]
+    axis: ir.IntegerAttr
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        input_type = ranked(self.input, "input")
+        indices_type = ranked(self.indices, "indices")
+        if not is_integer(indices_type.element_type):
+            raise VerifyError(f"indices must be integers, got {indices_type}")
+        axis = normalize_axis(int_attr(self, "axis"), input_type.rank)
+        shape = input_type.shape[:axis] + indices_type.shape + input_type.shape[axis + 1 :]
+        expect_shape(self.result, shape, "result")
+        expect_same_element_type_as_input(self)
+
+
+class PadOp(MlcOp, name="pad", traits=[ext.Pure]):
+    """Pads each dimension with `low[d]` and `high[d]` copies of the constant `value`."""
+
+    input: Operand[ir.RankedTensorType]
+    low: Any
+    high: Any
+    value: ir.FloatAttr
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        input_type = ranked(self.input, "input")
+        low = i64_array(self, "low", size=input_type.rank)
+        high = i64_array(self, "high", size=input_type.rank)
+        if min(low + high, default=0) < 0:
+            raise VerifyError(f"padding must not be negative, got low {low} and high {high}")
+        float_attr(self, "value")
+        shape = [d if d == DYNAMIC else d + lo + hi for d, lo, hi in zip(input_type.shape, low, high)]
+        expect_shape(self.result, shape, "result")
+        expect_same_element_type_as_input(self)

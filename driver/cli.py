@@ -1,0 +1,40 @@
+"""What every mlc command does with failure: one `error:` line, exit 1, no traceback.
+
+Set MLC_DEBUG=1 to see the traceback of an internal error.
+"""
+
+import argparse
+import os
+import sys
+import traceback
+from typing import Callable
+
+from ..errors import UserError
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that reports a bad flag as a UserError (exit 1) instead of exit 2."""
+
+    def error(self, message: str):
+        raise UserError(message)
+
+
+def run_tool(tool: str, body: Callable[[], int]) -> int:
+    """Runs a command's body and turns every failure into an `error:` line."""
+    try:
+        return body()
+    except UserError as error:
+        print(f"{error.location}: error: {error.message}" if error.location else f"{tool}: error: {error.message}",
+              file=sys.stderr)
+    except KeyboardInterrupt:
+        print(f"{tool}: error: interrupted", file=sys.stderr)
+    except BrokenPipeError:
+        sys.stderr.close()  # the reader went away; nothing more to say
+    except Exception as error:  # a bug in mlc, not in the input
+        if os.environ.get("MLC_DEBUG"):
+            traceback.print_exc()
+        print(
+            f"{tool}: error: internal error: {type(error).__name__}: {error} (set MLC_DEBUG=1 for a traceback)",
+            file=sys.stderr,
+        )
+    return 1

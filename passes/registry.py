@@ -1,0 +1,84 @@
+"""mlc's pass registry.
+
+MLIR's textual pipelines cannot name Python passes, so mlc keeps its own
+registry; `mlc.pipelines.parse_pipeline` resolves names here first and falls
+back to upstream MLIR passes.
+
+A pass is a class with a docstring (its first line is the description), a
+`name` (`mlc-...`), its options as annotated class attributes with defaults, and
+`run(self, module)`. Options are set with MLIR's syntax: `mlc-foo{limit=8}`.
+"""
+
+import dataclasses
+from typing import Callable, ClassVar
+
+from torch_mlir import ir
+
+from ..errors import UserError
+
+
+@dataclasses.dataclass
+class Pass:
+    """Base of mlc's passes. Subclasses are dataclasses whose fields are options."""
+
+    name: ClassVar[str]
+    statistics: dict = dataclasses.field(default_factory=dict, init=False, repr=False)
+
+    def run(self, module: ir.Operation) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def description(cls) -> str:
+        return (cls.__doc__ or "").strip().splitlines()[0]
+
+    @classmethod
+    def options(cls) -> list[dataclasses.Field]:
+        return [f for f in dataclasses.fields(cls) if f.init]
+
+    def count(self, statistic: str, amount: int = 1) -> None:
+        """Adds to a named statistic; reports show what a pass did."""
+        self.statistics[statistic] = self.statistics.get(statistic, 0) + amount
+
+
+PASSES: dict[str, type[Pass]] = {}
+
+
+def register(cls: type[Pass]) -> type[Pass]:
+    """Class decorator: makes the pass a dataclass and registers it by `name`."""
+    cls = dataclasses.dataclass(cls)
+    assert cls.name not in PASSES, f"pass {cls.name} registered twice"
+    PASSES[cls.name] = cls
+    return cls
+
+
+def _convert(value: str, type_, option: str, pass_name: str):
+    try:
+        if type_ is bool or type_ == "bool":
+            if value.lower() in ("true", "1"):
+                return True
+            if value.lower() in ("false", "0"):
+                return False
+            raise ValueError
+        converter: Callable = {"int": int, "float": float, "str": str}.get(type_, type_)
+        return converter(value)
+    except ValueError:
+        type_name = getattr(type_, "__name__", type_)
+        raise UserError(f"option '{option}' of pass '{pass_name}' expects {type_name}, got '{value}'")
+
+
+def create(name: str, options: dict[str, str]) -> Pass:
+    """Instantiates a registered pass from textual options."""
+    cls = PASSES[name]
+    fields = {f.name.replace("_", "-"): f for f in cls.options()}
+    kwargs = {}
+    for key, value in options.items():
+        if key not in fields:
+            known = ", ".join(fields) or "none"
+            raise UserError(f"pass '{name}' has no option '{key}' (options: {known})")
+        field = fields[key]
+        kwargs[field.name] = _convert(value, field.type, key, name)
+    return cls(**kwargs)
+
+
+class PassFailure(Exception):
+    """Raised by a pass after it has emitted its diagnostics; fails the pipeline."""
