@@ -63,7 +63,7 @@ class MatmulOp(MlcOp, name="matmul", traits=[ext.Pure]):
 
 def window_output_size(size, kernel, stride, pad_low, pad_high, dilation, ceil_mode=False) -> int:
     """Output length of a sliding window, as torch computes it."""
-    if size == DYNAMIC:
+    if size == DYNAMIC or kernel == DYNAMIC:
         return DYNAMIC
     span = size + pad_low + pad_high - dilation * (kernel - 1) - 1
     if span < 0:
@@ -130,9 +130,9 @@ class Conv2dOp(MlcOp, name="conv2d", traits=[ext.Pure]):
             f, wc, kh, kw = weight_type.shape
         else:
             kh, kw, wc, f = weight_type.shape
-        if groups < 1 or (c != DYNAMIC and c % groups) or f % groups:
+        if groups < 1 or (c != DYNAMIC and c % groups) or (f != DYNAMIC and f % groups):
             raise VerifyError(f"groups {groups} must divide input channels {c} and output channels {f}")
-        if not dims_match(c, wc * groups):
+        if not dims_match(c, DYNAMIC if wc == DYNAMIC else wc * groups):
             raise VerifyError(f"input has {c} channels but weight expects {wc * groups} ({wc} per group x {groups} groups)")
         if self.bias is not None:
             expect_shape(self.bias, [f], "bias")
@@ -153,7 +153,7 @@ class PoolOp(MlcOp):
         stride, padding, dilation = window_attributes(self, dilation=self.has_dilation)
         if min(kernel) < 1:
             raise VerifyError(f"kernel must be positive, got {kernel}")
-        if padding[0] > kernel[0] // 2 or padding[2] > kernel[1] // 2:
+        if max(padding[:2]) > kernel[0] // 2 or max(padding[2:]) > kernel[1] // 2:
             raise VerifyError(f"padding {padding} must be at most half the kernel {kernel}")
         ceil_mode = bool_attr(self, "ceil_mode")
         input_type = ranked(self.input, "input")

@@ -1,5 +1,6 @@
 """How the IR changes: mlc's passes, each in its own module, and their registry."""
 
 from .registry import PASSES, Pass, PassFailure, create, register
+from . import convert_torch_to_mlc  # noqa: E402,F401  (registers the pass)
 
 __all__ = ["PASSES", "Pass", "PassFailure", "create", "register"]

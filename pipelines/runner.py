@@ -112,8 +112,9 @@ class PipelineRunner:
             for anchor in anchors:
                 targets = [op for target in targets for op in _ops_named(target, anchor)]
             try:
-                for target in targets:
-                    pass_.run(target)
+                with module.context, module.location:
+                    for target in targets:
+                        pass_.run(target)
             except registry.PassFailure:
                 external_pass.signal_pass_failure()
             except UserError as error:

@@ -1,0 +1,66 @@
+"""`Compiled`: what `mlc.compile` returns. Call it like the model."""
+
+import numpy as np
+import torch
+import torch.utils._pytree as pytree
+
+from ..errors import UserError
+from . import iree_backend
+
+
+class Compiled:
+    """A model compiled by mlc: callable, with its IR at each level and its executable."""
+
+    def __init__(self, *, program, ir_levels: dict[str, str], vmfb: bytes, target: str, report: dict):
+        self._program = program
+        self._ir = ir_levels
+        self.vmfb = vmfb
+        self.target = target
+        self.report = report
+        self._main = iree_backend.load(vmfb, target)
+        self._expected = [spec for spec in program.graph_signature.input_specs if spec.kind.name == "USER_INPUT"]
+        self._example = [node.meta["val"] for node in program.graph.nodes
+                         if node.op == "placeholder" and node.name in {s.arg.name for s in self._expected}]
+
+    def ir(self, level: str) -> str:
+        """The module as text after a stage: "torch", "mlc" or "linalg"."""
+        if level not in self._ir:
+            raise UserError(f"unknown IR level '{level}' (known: {', '.join(self._ir)})")
+        return self._ir[level]
+
+    def save(self, path) -> None:
+        """Writes the .vmfb, which `iree-run-module` runs."""
+        with open(path, "wb") as file:
+            file.write(self.vmfb)
+
+    def __call__(self, *args):
+        arrays = [self._check(i, arg) for i, arg in enumerate(self._flat_args(args))]
+        results = self._main(*arrays)
+        results = results if isinstance(results, tuple) else (results,)
+        tensors = [torch.from_numpy(np.asarray(r.to_host())) for r in results]
+        return pytree.tree_unflatten(tensors, self._program.call_spec.out_spec)
+
+    def _flat_args(self, args):
+        flat = pytree.tree_leaves(args)
+        if len(flat) != len(self._example):
+            raise UserError(f"expected {len(self._example)} input(s), got {len(flat)}")
+        return flat
+
+    def _check(self, index, arg) -> np.ndarray:
+        expected = self._example[index]
+        if isinstance(arg, np.ndarray):
+            arg = torch.from_numpy(arg)
+        if not isinstance(arg, torch.Tensor):
+            raise UserError(f"input {index}: expected a tensor, got {type(arg).__name__}")
+        if arg.dtype != expected.dtype:
+            raise UserError(f"input {index}: expected dtype {expected.dtype}, got {arg.dtype}")
+        if not _shape_matches(arg.shape, expected.shape):
+            raise UserError(f"input {index}: expected shape {list(expected.shape)}, got {list(arg.shape)}")
+        return np.ascontiguousarray(arg.detach().cpu().numpy())
+
+
+def _shape_matches(actual, expected) -> bool:
+    """Static dims must match; dims torch.export made symbolic accept any size."""
+    return len(actual) == len(expected) and all(
+        not isinstance(e, int) or a == e for a, e in zip(actual, expected)
+    )

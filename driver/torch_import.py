@@ -1,0 +1,75 @@
+"""PyTorch in: torch.export -> torch-mlir's FX importer -> the torch dialect at
+the backend contract (value tensors with known shapes and dtypes).
+
+No PyTorch decompositions run, and the ops in `BACKEND_LEGAL_OPS` are kept
+whole by torch-mlir, so mlc sees `linear`, `conv2d`, `batch_norm` or attention
+rather than their arithmetic: its graph passes (BatchNorm folding, fusion)
+need them.
+"""
+
+import torch
+from torch_mlir import ir, passmanager
+from torch_mlir.extras.fx_importer import TORCH_DTYPE_TO_MLIR_TYPE, FxImporter, FxImporterHooks
+
+from ..errors import UserError
+
+BACKEND_LEGAL_OPS = (
+    "aten.linear", "aten.conv2d", "aten.batch_norm", "aten.layer_norm", "aten.gelu",
+    "aten.scaled_dot_product_attention", "aten.adaptive_avg_pool2d", "aten.flatten.using_ints",
+    "aten.softmax.int", "aten._softmax", "aten.max_pool2d", "aten.avg_pool2d", "aten.silu",
+    "aten.embedding", "aten.hardtanh", "aten.relu6", "aten.unflatten.int",
+)
+BACKEND_CONTRACT = (
+    "builtin.module(func.func(torch-match-quantized-custom-ops),"
+    "torchdynamo-export-to-torch-backend-pipeline{{backend-legal-ops={legal}}})"
+)
+
+
+def export(model: torch.nn.Module, example_args: tuple, dynamic_shapes=None) -> torch.export.ExportedProgram:
+    """torch.export, with its failures turned into a UserError that names the cause."""
+    try:
+        return torch.export.export(model, tuple(example_args), dynamic_shapes=dynamic_shapes, strict=False)
+    except Exception as error:  # torch.export raises many types; each is the user's model's problem
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise UserError(f"torch.export failed: {type(error).__name__}: {first_line}") from error
+
+
+class WeightsByReference(FxImporterHooks):
+    """Imports each weight as a `dense_resource` blob that shares the tensor's
+    memory. The default importer copies every element through Python lists,
+    which takes minutes on a 100M-parameter model.
+
+    The blobs alias the program's tensors: keep the program alive while the
+    module lives.
+    """
+
+    def __init__(self, program: torch.export.ExportedProgram):
+        named = list(program.state_dict.items()) + list(program.constants.items())
+        self._names = {id(tensor): name for name, tensor in named}
+        self._attributes = {}
+
+    def resolve_literal(self, node_importer, literal, info):
+        if not isinstance(literal, torch.Tensor) or literal.numel() <= 1:
+            return None
+        if literal.dtype not in TORCH_DTYPE_TO_MLIR_TYPE or literal.dtype == torch.bfloat16:
+            return None  # numpy has no bfloat16: the default path handles it
+        attribute = self._attributes.get(id(literal))
+        if attribute is None:
+            array = literal.detach().contiguous().numpy()
+            type_ = ir.RankedTensorType.get(list(literal.shape), TORCH_DTYPE_TO_MLIR_TYPE[literal.dtype]())
+            name = self._names.get(id(literal), "constant")
+            attribute = ir.DenseResourceElementsAttr.get_from_buffer(array, name, type_)
+            self._attributes[id(literal)] = attribute
+        result_type = node_importer._cc.tensor_to_vtensor_type(literal)
+        return ir.Operation.create("torch.vtensor.literal", results=[result_type], attributes={"value": attribute}).result
+
+
+def import_program(program: torch.export.ExportedProgram, context: ir.Context, func_name: str = "main") -> ir.Module:
+    """Imports an ExportedProgram and lowers it to torch-mlir's backend contract."""
+    importer = FxImporter(context=context, hooks=WeightsByReference(program))
+    importer.import_frozen_program(program, func_name=func_name)
+    module = importer.module
+    with context:
+        pipeline = BACKEND_CONTRACT.format(legal=",".join(BACKEND_LEGAL_OPS))
+        passmanager.PassManager.parse(pipeline).run(module.operation)
+    return module

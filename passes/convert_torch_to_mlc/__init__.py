@@ -1,0 +1,88 @@
+"""`mlc-convert-torch-to-mlc`: torch ops at the backend contract -> mlc ops.
+
+Runs after torch-mlir's `torch-func-backend-type-conversion` (function
+signatures on builtin tensors) and before its `torch-finalizing-backend-type-conversion`
+(which removes the casts at the edges once no torch op is left). Every torch op
+that no pattern converts is reported at once, with counts and source lines.
+
+Adding an op: write a function with `@converts("torch.aten.name")` in the file of
+its family (elementwise, compute, normalization, reduction, shape, data).
+"""
+
+import collections
+import re
+
+from torch_mlir import ir, rewrite
+
+from ..registry import Pass, PassFailure, register
+from . import compute, data, elementwise, normalization, reduction, shape  # noqa: F401 (registers patterns)
+from .patterns import CONVERSIONS, make_pattern
+
+# Scalars and lists that conversions read; they die with the ops that used them.
+OPERAND_PRODUCERS = ("torch.constant.", "torch.prim.ListConstruct")
+_FRAME = re.compile(r'"([^"]*)":(\d+):\d+')
+
+
+def source_line(location: ir.Location) -> str:
+    """The outermost Python frame of an op's location: the user's model code."""
+    frames = _FRAME.findall(str(location))
+    if not frames:
+        return "unknown location"
+    file, line = frames[-1]
+    return f"{file}:{line}"
+
+
+def torch_ops(module: ir.Operation) -> list[ir.Operation]:
+    found = []
+
+    def visit(op):
+        name = op.name
+        if name.startswith("torch.") and not name.startswith(OPERAND_PRODUCERS):
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    return found
+
+
+def op_name(op: ir.Operation) -> str:
+    """The aten name; ops torch-mlir does not know are `torch.operator "name"`."""
+    if op.name == "torch.operator":
+        return ir.StringAttr(op.attributes["name"]).value
+    return op.name
+
+
+def unsupported_report(ops: list[ir.Operation], reasons: dict[str, str]) -> str:
+    by_name = collections.defaultdict(list)
+    for op in ops:
+        by_name[op_name(op)].append(source_line(op.location))
+    lines = [f"{len(ops)} torch op(s) of {len(by_name)} kind(s) have no conversion to mlc:"]
+    width = max(len(name) for name in by_name)
+    for name, places in sorted(by_name.items(), key=lambda item: (-len(item[1]), item[0])):
+        unique = list(dict.fromkeys(places))
+        why = f"  [{reasons[name]}]" if name in reasons else ""
+        lines.append(f"  {name:<{width}}  x{len(places)}  at {', '.join(unique[:5])}{' ...' if len(unique) > 5 else ''}{why}")
+    return "\n".join(lines)
+
+
+@register
+class ConvertTorchToMlc(Pass):
+    """Converts torch ops (backend contract, builtin-tensor signatures) into mlc ops."""
+
+    name = "mlc-convert-torch-to-mlc"
+
+    def run(self, module):
+        failures: dict = {}
+        patterns = rewrite.RewritePatternSet()
+        for op_name, conversion in CONVERSIONS.items():
+            patterns.add(op_name, make_pattern(conversion, failures))
+        before = collections.Counter(op.name for op in torch_ops(module))
+        rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
+        remaining = torch_ops(module)
+        after = collections.Counter(op.name for op in remaining)
+        for name, count in before.items():
+            if count - after.get(name, 0):
+                self.count(name, count - after.get(name, 0))
+        if remaining:
+            remaining[0].location.emit_error(unsupported_report(remaining, failures))
+            raise PassFailure()

@@ -1,0 +1,119 @@
+"""torch view, layout and indexing ops -> mlc reshape, transpose, broadcast,
+concat, slice, gather and pad."""
+
+from ...dialects import shape_ops
+from .attributes import f64, i64, i64_array, tensor_type
+from .patterns import NotConvertible, converts
+from .values import reshape
+
+
+@converts(
+    "torch.aten.view", "torch.aten.reshape", "torch.aten._unsafe_view", "torch.aten.flatten.using_ints",
+    "torch.aten.unflatten.int", "torch.aten.unsqueeze", "torch.aten.squeeze.dim", "torch.aten.squeeze",
+)
+def reshape_family(op):
+    """All of these keep the row-major order; torch already inferred the result shape."""
+    return reshape(op.tensor(0), op.result_type().shape)
+
+
+@converts("torch.aten.contiguous", "torch.aten.clone", "torch.aten.detach", "torch.aten.alias")
+def identity(op):
+    return op.tensor(0)
+
+
+def _transpose(op, permutation):
+    return shape_ops.TransposeOp(op.tensor(0), i64_array(permutation), op.result_type()).result
+
+
+@converts("torch.aten.transpose.int")
+def transpose(op):
+    rank = op.operand_type(0).rank
+    a, b = op.int(1) % rank, op.int(2) % rank
+    permutation = list(range(rank))
+    permutation[a], permutation[b] = permutation[b], permutation[a]
+    return _transpose(op, permutation)
+
+
+@converts("torch.aten.permute")
+def permute(op):
+    rank = op.operand_type(0).rank
+    return _transpose(op, [d % rank for d in op.ints(1)])
+
+
+@converts("torch.aten.t", "torch.aten.numpy_T")
+def t(op):
+    return _transpose(op, list(reversed(range(op.operand_type(0).rank))))
+
+
+@converts("torch.aten.expand", "torch.aten.broadcast_to")
+def expand(op):
+    return shape_ops.BroadcastOp(op.tensor(0), op.result_type()).result
+
+
+def _slice_bounds(size, start, end, step):
+    """torch's clamping of slice bounds, with negative indices from the end."""
+    start = 0 if start is None else start + size if start < 0 else start
+    end = size if end is None else end + size if end < 0 else end
+    return max(0, min(start, size)), max(0, min(end, size)), step
+
+
+@converts("torch.aten.slice.Tensor")
+def slice_(op):
+    input_type = op.operand_type(0)
+    dim = op.int(1) % input_type.rank
+    start = None if op.is_none(2) else op.int(2)
+    end = None if op.is_none(3) else op.int(3)
+    lo, hi, step = _slice_bounds(input_type.shape[dim], start, end, op.int(4))
+    hi = max(hi, lo)
+    starts, limits, strides = [0] * input_type.rank, list(input_type.shape), [1] * input_type.rank
+    starts[dim], limits[dim], strides[dim] = lo, hi, step
+    return shape_ops.SliceOp(op.tensor(0), i64_array(starts), i64_array(limits), i64_array(strides), op.result_type()).result
+
+
+@converts("torch.aten.select.int")
+def select(op):
+    """x.select(dim, i) is a size-1 slice without the dimension."""
+    input_type = op.operand_type(0)
+    dim = op.int(1) % input_type.rank
+    index = op.int(2) % input_type.shape[dim]
+    starts, limits = [0] * input_type.rank, list(input_type.shape)
+    starts[dim], limits[dim] = index, index + 1
+    sliced_shape = list(input_type.shape)
+    sliced_shape[dim] = 1
+    sliced = shape_ops.SliceOp(
+        op.tensor(0), i64_array(starts), i64_array(limits), i64_array([1] * input_type.rank),
+        tensor_type(sliced_shape, input_type.element_type),
+    ).result
+    return reshape(sliced, op.result_type().shape)
+
+
+@converts("torch.aten.cat")
+def cat(op):
+    inputs = op.tensors(0)
+    rank = op.result_type().rank
+    return shape_ops.ConcatOp(inputs, i64(op.int(1) % rank), op.result_type()).result
+
+
+@converts("torch.aten.embedding")
+def embedding(op):
+    return shape_ops.GatherOp(op.tensor(0), op.tensor(1), i64(0), op.result_type()).result
+
+
+@converts("torch.aten.index_select")
+def index_select(op):
+    rank = op.operand_type(0).rank
+    return shape_ops.GatherOp(op.tensor(0), op.tensor(2), i64(op.int(1) % rank), op.result_type()).result
+
+
+@converts("torch.aten.constant_pad_nd")
+def constant_pad(op):
+    """torch lists pads from the last dimension backwards: (left, right, top, bottom, ...)."""
+    pads = op.ints(1)
+    rank = op.operand_type(0).rank
+    if min(pads, default=0) < 0:
+        raise NotConvertible("negative padding (cropping)")
+    low, high = [0] * rank, [0] * rank
+    for i in range(len(pads) // 2):
+        low[rank - 1 - i], high[rank - 1 - i] = pads[2 * i], pads[2 * i + 1]
+    value = 0.0 if op.is_none(2) else op.float(2)
+    return shape_ops.PadOp(op.tensor(0), i64_array(low), i64_array(high), f64(value), op.result_type()).result

@@ -1,0 +1,136 @@
+"""Elementwise ops -> one parallel `linalg.generic` each, operands broadcast by
+their indexing maps (a stretched size-1 dimension reads index 0).
+
+Floats and integers get their own arith ops. NaN follows torch: relu, maximum,
+minimum and clamp use the NaN-propagating `arith.maximumf`/`minimumf`, and
+comparisons are ordered except `ne`, which is unordered (NaN != x is true).
+"""
+
+import math as pymath
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith, math
+
+from ...dialects.op_base import float_attr, is_float
+from .builders import constant, elementwise
+
+
+def _c(like: ir.Value, value: float) -> ir.Value:
+    return constant(like.type, value)
+
+
+def _sigmoid(x):
+    return arith.divf(_c(x, 1), arith.addf(_c(x, 1), math.exp(arith.negf(x))))
+
+
+# name -> (float body, integer body or None when the op is float-only)
+UNARY = {
+    "neg": (arith.negf, lambda x: arith.subi(_c(x, 0), x)),
+    "abs": (math.absf, math.absi),
+    "relu": (lambda x: arith.maximumf(x, _c(x, 0)), lambda x: arith.maxsi(x, _c(x, 0))),
+    "exp": (math.exp, None),
+    "log": (math.log, None),
+    "sqrt": (math.sqrt, None),
+    "rsqrt": (math.rsqrt, None),
+    "reciprocal": (lambda x: arith.divf(_c(x, 1), x), None),
+    "tanh": (math.tanh, None),
+    "sigmoid": (_sigmoid, None),
+    "erf": (math.erf, None),
+    "sin": (math.sin, None),
+    "cos": (math.cos, None),
+    "floor": (math.floor, None),
+    "ceil": (math.ceil, None),
+    # torch computes silu as x / (1 + e^-x)
+    "silu": (lambda x: arith.divf(x, arith.addf(_c(x, 1), math.exp(arith.negf(x)))), None),
+}
+
+BINARY = {
+    "add": (arith.addf, arith.addi),
+    "sub": (arith.subf, arith.subi),
+    "mul": (arith.mulf, arith.muli),
+    "div": (arith.divf, arith.divsi),
+    "pow": (math.powf, math.ipowi),
+    "maximum": (arith.maximumf, arith.maxsi),
+    "minimum": (arith.minimumf, arith.minsi),
+}
+
+COMPARE_FLOAT = {"eq": "OEQ", "ne": "UNE", "lt": "OLT", "le": "OLE", "gt": "OGT", "ge": "OGE"}
+COMPARE_INT = {"eq": "eq", "ne": "ne", "lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge"}
+
+
+def _pick(bodies, element_type):
+    float_body, int_body = bodies
+    return float_body if is_float(element_type) else int_body
+
+
+def _lower_unary(op):
+    body = _pick(UNARY[op.OPERATION_NAME.split(".")[1]], op.result.type.element_type)
+    return elementwise([op.input], op.result.type, body)
+
+
+def _lower_binary(op):
+    body = _pick(BINARY[op.OPERATION_NAME.split(".")[1]], op.result.type.element_type)
+    return elementwise([op.lhs, op.rhs], op.result.type, body)
+
+
+def _gelu_erf(x):
+    """0.5 * x * (1 + erf(x / sqrt(2))), torch's exact GELU."""
+    inner = math.erf(arith.mulf(x, _c(x, pymath.sqrt(0.5))))
+    return arith.mulf(arith.mulf(_c(x, 0.5), x), arith.addf(_c(x, 1), inner))
+
+
+def _gelu_tanh(x):
+    """0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))), torch's tanh GELU."""
+    cube = arith.mulf(arith.mulf(x, x), x)
+    inner = arith.addf(x, arith.mulf(_c(x, 0.044715), cube))
+    tanh = math.tanh(arith.mulf(_c(x, pymath.sqrt(2 / pymath.pi)), inner))
+    return arith.mulf(arith.mulf(_c(x, 0.5), x), arith.addf(_c(x, 1), tanh))
+
+
+def _lower_gelu(op):
+    body = _gelu_tanh if ir.StringAttr(op.approximate).value == "tanh" else _gelu_erf
+    return elementwise([op.input], op.result.type, body)
+
+
+def _lower_clamp(op):
+    """min(max(x, lo), hi); an infinite bound is no bound. Integer bounds round inward."""
+    low, high = float_attr(op, "min"), float_attr(op, "max")
+    floats = is_float(op.result.type.element_type)
+    if not floats:
+        low = pymath.ceil(low) if pymath.isfinite(low) else low
+        high = pymath.floor(high) if pymath.isfinite(high) else high
+    maximum, minimum = (arith.maximumf, arith.minimumf) if floats else (arith.maxsi, arith.minsi)
+
+    def body(x):
+        if low != -pymath.inf:
+            x = maximum(x, _c(x, low))
+        if high != pymath.inf:
+            x = minimum(x, _c(x, high))
+        return x
+
+    return elementwise([op.input], op.result.type, body)
+
+
+def _lower_compare(op):
+    predicate = ir.StringAttr(op.predicate).value
+    if is_float(op.lhs.type.element_type):
+        kind = getattr(arith.CmpFPredicate, COMPARE_FLOAT[predicate])
+        body = lambda a, b: arith.cmpf(kind, a, b)
+    else:
+        kind = getattr(arith.CmpIPredicate, COMPARE_INT[predicate])
+        body = lambda a, b: arith.cmpi(kind, a, b)
+    return elementwise([op.lhs, op.rhs], op.result.type, body)
+
+
+def _lower_select(op):
+    return elementwise([op.condition, op.on_true, op.on_false], op.result.type, arith.select)
+
+
+LOWERINGS = {f"mlc.{name}": _lower_unary for name in UNARY}
+LOWERINGS |= {f"mlc.{name}": _lower_binary for name in BINARY}
+LOWERINGS |= {
+    "mlc.gelu": _lower_gelu,
+    "mlc.clamp": _lower_clamp,
+    "mlc.compare": _lower_compare,
+    "mlc.select": _lower_select,
+}
