@@ -47,21 +47,43 @@ def run_stage(level: str, module: ir.Operation, report: dict) -> None:
     })
 
 
-def compile_model(model: torch.nn.Module, example_args, *, target: str = "llvm-cpu", dynamic_shapes=None) -> Compiled:
-    """See `mlc.compile`."""
-    iree_backend.check_target(target)
+def detect_level(module: ir.Operation) -> str:
+    """The level of a parsed module: torch if any torch op is left, else mlc if any mlc op."""
+    names = set()
+    module.walk(lambda op: names.add(op.name.split(".")[0]) or ir.WalkResult.ADVANCE)
+    return "torch" if "torch" in names else "mlc" if "mlc" in names else "linalg"
+
+
+def lower(module: ir.Operation, *, start: str, stop: str, target: str, report: dict, levels: dict | None = None):
+    """Runs the stages after `start` up to `stop`; returns the vmfb when `stop` is "vmfb"."""
+    order = LEVELS.index
+    for level in ("mlc", "linalg"):
+        if order(start) < order(level) <= order(stop):
+            run_stage(level, module, report)
+            if levels is not None:
+                levels[level] = print_ir(module)
+    if stop != "vmfb":
+        return None
+    begin = time.perf_counter()
+    vmfb = iree_backend.compile_to_vmfb(module, target)
+    report["stages"].append({"level": "vmfb", "seconds": round(time.perf_counter() - begin, 4)})
+    return vmfb
+
+
+def import_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None):
+    """(program, torch-level module) for a model and its example inputs."""
     if not isinstance(model, torch.nn.Module):
         raise UserError(f"expected a torch.nn.Module, got {type(model).__name__}")
     example_args = tuple(example_args) if isinstance(example_args, (tuple, list)) else (example_args,)
     program = torch_import.export(model, example_args, dynamic_shapes)
-    context = make_context()
-    module = torch_import.import_program(program, context).operation
+    return program, torch_import.import_program(program, make_context()).operation
+
+
+def compile_model(model: torch.nn.Module, example_args, *, target: str = "llvm-cpu", dynamic_shapes=None) -> Compiled:
+    """See `mlc.compile`."""
+    iree_backend.check_target(target)
+    program, module = import_model(model, example_args, dynamic_shapes=dynamic_shapes)
     report = {"target": target, "stages": []}
     levels = {"torch": print_ir(module)}
-    for level in ("mlc", "linalg"):
-        run_stage(level, module, report)
-        levels[level] = print_ir(module)
-    start = time.perf_counter()
-    vmfb = iree_backend.compile_to_vmfb(module, target)
-    report["stages"].append({"level": "vmfb", "seconds": round(time.perf_counter() - start, 4)})
+    vmfb = lower(module, start="torch", stop="vmfb", target=target, report=report, levels=levels)
     return Compiled(program=program, ir_levels=levels, vmfb=vmfb, target=target, report=report)

@@ -7,6 +7,9 @@ rather than their arithmetic: its graph passes (BatchNorm folding, fusion)
 need them.
 """
 
+import contextlib
+import logging
+
 import torch
 from torch_mlir import ir, passmanager
 from torch_mlir.extras.fx_importer import TORCH_DTYPE_TO_MLIR_TYPE, FxImporter, FxImporterHooks
@@ -25,10 +28,23 @@ BACKEND_CONTRACT = (
 )
 
 
+@contextlib.contextmanager
+def _quiet_fake_tensor_log():
+    """torch logs a traceback of its own before raising a shape error; mlc reports the error once."""
+    logger = logging.getLogger("torch._subclasses.fake_tensor")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
 def export(model: torch.nn.Module, example_args: tuple, dynamic_shapes=None) -> torch.export.ExportedProgram:
     """torch.export, with its failures turned into a UserError that names the cause."""
     try:
-        return torch.export.export(model, tuple(example_args), dynamic_shapes=dynamic_shapes, strict=False)
+        with _quiet_fake_tensor_log():
+            return torch.export.export(model, tuple(example_args), dynamic_shapes=dynamic_shapes, strict=False)
     except Exception as error:  # torch.export raises many types; each is the user's model's problem
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise UserError(f"torch.export failed: {type(error).__name__}: {first_line}") from error

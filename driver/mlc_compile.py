@@ -1,0 +1,96 @@
+"""`mlc-compile`: a model in, an IREE executable (or the IR of any level) out.
+
+    mlc-compile model.py:Net --input-shape 1x3x224x224xf32 -o net.vmfb
+    mlc-compile model.py:Net --input-shape 8x64xf32 --emit=mlc
+    mlc-compile exported.pt2 -o net.vmfb
+    mlc-compile graph.mlir --emit=linalg
+"""
+
+import json
+import sys
+
+from torch_mlir import ir
+
+from ..dialects import make_context
+from ..errors import UserError
+from . import diagnostics, iree_backend, model_loading, source, torch_import
+from .cli import ArgumentParser, run_tool
+from .compile import LEVELS, detect_level, lower, print_ir
+
+
+def _argument_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="mlc-compile", description=__doc__.split("\n")[0])
+    parser.add_argument("model", help="file.py:ClassOrFactory, an ExportedProgram .pt2, or an .mlir file")
+    parser.add_argument("--input-shape", action="append", default=[], metavar="DIMSxDTYPE",
+                        help="an example input, e.g. 1x3x224x224xf32 (repeat per input; .py models only)")
+    parser.add_argument("--target", default="llvm-cpu", help=f"target ({', '.join(iree_backend.TARGET_FLAGS)})")
+    parser.add_argument("--emit", choices=LEVELS, default="vmfb", help="stop at this level and write it")
+    parser.add_argument("-o", dest="output", default=None, help="output file (text levels default to stdout)")
+    parser.add_argument("--report", metavar="FILE", help="write per-stage and per-pass statistics as JSON")
+    return parser
+
+
+def _load(args) -> tuple[ir.Operation, str]:
+    """The module to compile and its level."""
+    if args.model.endswith(".mlir"):
+        if args.input_shape:
+            raise UserError("--input-shape applies to Python models only; an .mlir file has its own types")
+        context = make_context()
+        with diagnostics.collect(context) as collector:
+            try:
+                source.read_input(args.model)
+                module = source.parse_file(args.model, context)
+            except ir.MLIRError as error:
+                collector.add_error(error)
+                raise UserError("\n".join(d.format() for d in collector.diagnostics)) from None
+        return module, detect_level(module)
+    if args.model.endswith(".pt2"):
+        program = model_loading.load_exported_program(args.model)
+    elif ":" in args.model and args.model.rpartition(":")[0].endswith(".py"):
+        if not args.input_shape:
+            raise UserError("a Python model needs --input-shape for each input, e.g. --input-shape 1x3x224x224xf32")
+        model = model_loading.load_python_model(args.model)
+        inputs = tuple(model_loading.example_input(*model_loading.parse_input_shape(s)) for s in args.input_shape)
+        program = torch_import.export(model, inputs)
+    else:
+        raise UserError(f"cannot tell what '{args.model}' is: expected file.py:Name, a .pt2 or an .mlir file")
+    return torch_import.import_program(program, make_context()).operation, "torch"
+
+
+def _write(data, path: str | None) -> None:
+    if path in (None, "-"):
+        sys.stdout.write(data) if isinstance(data, str) else sys.stdout.buffer.write(data)
+        return
+    try:
+        with open(path, "w" if isinstance(data, str) else "wb") as file:
+            file.write(data)
+    except OSError as error:
+        raise UserError(f"could not write output file '{path}': {error.strerror}") from None
+
+
+def _main(argv) -> int:
+    args = _argument_parser().parse_args(argv)
+    iree_backend.check_target(args.target)
+    if args.emit == "vmfb" and args.output in (None, "-"):
+        raise UserError("the executable is binary: name an output file with -o model.vmfb")
+    module, level = _load(args)
+    if LEVELS.index(level) > LEVELS.index(args.emit):
+        raise UserError(f"the input is already at level '{level}', below --emit={args.emit}")
+    report = {"target": args.target, "input_level": level, "stages": []}
+    vmfb = lower(module, start=level, stop=args.emit, target=args.target, report=report)
+    if args.emit == "vmfb":
+        _write(vmfb, args.output)
+    else:
+        with module.context:
+            _write(module.get_asm(), args.output)
+    if args.report:
+        _write(json.dumps(report, indent=2) + "\n", args.report)
+    return 0
+
+
+def main(argv=None) -> int:
+    return run_tool("mlc-compile", lambda: _main(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
