@@ -131,7 +131,7 @@ class Conv2dOp(MlcOp, name="conv2d", traits=[ext.Pure]):
         else:
             kh, kw, wc, f = weight_type.shape
         if groups < 1 or (c != DYNAMIC and c % groups) or (f != DYNAMIC and f % groups):
-            raise VerifyError(f"groups {groups} must divide input channels {c} and output channels {f}")
+            raise VerifyError(f"groups {groups} must divide input channels {'?' if c == DYNAMIC else c} and output channels {f}")
         if not dims_match(c, DYNAMIC if wc == DYNAMIC else wc * groups):
             raise VerifyError(f"input has {c} channels but weight expects {wc * groups} ({wc} per group x {groups} groups)")
         if self.bias is not None:

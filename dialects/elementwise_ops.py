@@ -16,6 +16,7 @@ from .op_base import (
     MlcOp,
     VerifyError,
     broadcast_shapes,
+    define_op,
     expect_element_type,
     expect_same_element_type,
     expect_shape,
@@ -61,19 +62,11 @@ UNARY_OPS = {
 }
 
 
-def _define_unary(name: str, computes: str, float_only: bool) -> type:
-    annotations = {"input": Operand[ir.RankedTensorType], "result": Result[ir.RankedTensorType]}
-    namespace = {
-        "__annotations__": annotations,
-        "__doc__": f"Elementwise {computes}.",
-        "__module__": __name__,
-        "float_only": float_only,
-    }
-    class_name = "".join(part.title() for part in name.split("_")) + "Op"
-    return type(class_name, (UnaryOp,), namespace, name=name, traits=[ext.Pure])
-
-
-UNARY_OP_CLASSES = {name: _define_unary(name, *spec) for name, spec in UNARY_OPS.items()}
+UNARY_FIELDS = {"input": Operand[ir.RankedTensorType], "result": Result[ir.RankedTensorType]}
+UNARY_OP_CLASSES = {
+    name: define_op(UnaryOp, name, UNARY_FIELDS, f"Elementwise {computes}.", __name__, float_only=float_only)
+    for name, (computes, float_only) in UNARY_OPS.items()
+}
 globals().update({cls.__name__: cls for cls in UNARY_OP_CLASSES.values()})
 
 
@@ -134,22 +127,15 @@ BINARY_OPS = {
 }
 
 
-def _define_binary(name: str, computes: str) -> type:
-    annotations = {
-        "lhs": Operand[ir.RankedTensorType],
-        "rhs": Operand[ir.RankedTensorType],
-        "result": Result[ir.RankedTensorType],
-    }
-    namespace = {
-        "__annotations__": annotations,
-        "__doc__": f"Elementwise {computes}, with broadcasting.",
-        "__module__": __name__,
-    }
-    class_name = name.title() + "Op"
-    return type(class_name, (BinaryOp,), namespace, name=name, traits=[ext.Pure])
-
-
-BINARY_OP_CLASSES = {name: _define_binary(name, computes) for name, computes in BINARY_OPS.items()}
+BINARY_FIELDS = {
+    "lhs": Operand[ir.RankedTensorType],
+    "rhs": Operand[ir.RankedTensorType],
+    "result": Result[ir.RankedTensorType],
+}
+BINARY_OP_CLASSES = {
+    name: define_op(BinaryOp, name, BINARY_FIELDS, f"Elementwise {computes}, with broadcasting.", __name__)
+    for name, computes in BINARY_OPS.items()
+}
 globals().update({cls.__name__: cls for cls in BINARY_OP_CLASSES.values()})
 
 COMPARE_PREDICATES = ("eq", "ne", "lt", "le", "gt", "ge")

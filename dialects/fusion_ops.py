@@ -1,10 +1,4 @@
-"""Fusion: `fusion_group` holds a subgraph that is to become one kernel.
-
-The group is isolated from above: everything its body reads comes in through
-`inputs`, bound to the body's block arguments, and leaves through `yield`.
-"""
-
-from typing import Any, Sequence
+"""Fusion: `fusion_group` holds a subgraph that is to become one kernel."""
 
 from torch_mlir import ir
 from torch_mlir.dialects import ext
@@ -13,45 +7,42 @@ from torch_mlir.dialects.ext import Operand, Result
 from .op_base import MlcOp, VerifyError
 
 
-def types_of(values) -> list[str]:
-    return [str(v.type) for v in values]
-
-
-class FusionGroupOp(MlcOp, name="fusion_group", traits=[ir.IsIsolatedFromAboveTrait]):
+class FusionGroupOp(MlcOp, name="fusion_group"):
     """A subgraph that mlc's fusion planner decided to run as one kernel (one IREE dispatch).
 
-    Its single block takes one argument per input and ends in `mlc.yield` of the results.
-    It is not Pure so that it is never duplicated or dropped as a unit by accident;
-    dead groups are removed by mlc's own passes.
+    The body reads the values it needs from above, as IREE's `flow.dispatch.region`
+    (which it becomes) does, and ends in `mlc.yield` of the group's one result: a
+    TVM-style fusion group has a single output. It is not isolated from above and
+    has no variadic inputs or results because IRDL, which defines mlc's ops, gives
+    a variadic group one type, and a group's inputs differ in type.
+    It is not Pure, so it is never dropped or duplicated by accident.
     """
 
-    inputs: Sequence[Operand[Any]]
-    outputs: Sequence[Result[Any]]
+    result: Result[ir.RankedTensorType]
     body: ext.Region
 
     def verify(self):
         if len(self.body.blocks) != 1:
             raise VerifyError(f"body must have one block, got {len(self.body.blocks)}")
         block = self.body.blocks[0]
-        if types_of(block.arguments) != types_of(self.inputs):
-            raise VerifyError(
-                f"block argument types ({', '.join(types_of(block.arguments))}) must match "
-                f"input types ({', '.join(types_of(self.inputs))})"
-            )
-        terminator = block.operations[len(block.operations) - 1] if len(block.operations) else None
+        if len(block.arguments):
+            raise VerifyError(f"body block must have no arguments, got {len(block.arguments)}")
+        operations = block.operations
+        terminator = operations[len(operations) - 1] if len(operations) else None
         if terminator is None or terminator.name != "mlc.yield":
             raise VerifyError("body must end in 'mlc.yield'")
-        if types_of(terminator.operands) != types_of(self.outputs):
+        if len(terminator.operands) != 1:
+            raise VerifyError(f"body must yield one value, got {len(terminator.operands)}")
+        if terminator.operands[0].type != self.result.type:
             raise VerifyError(
-                f"yielded types ({', '.join(types_of(terminator.operands))}) must match "
-                f"result types ({', '.join(types_of(self.outputs))})"
+                f"yielded type {terminator.operands[0].type} must match result type {self.result.type}"
             )
 
 
 class YieldOp(MlcOp, name="yield", traits=[ext.Pure, ir.IsTerminatorTrait]):
-    """Ends a `fusion_group` body, returning the group's results."""
+    """Ends a `fusion_group` body, returning the group's result."""
 
-    values: Sequence[Operand[Any]]
+    value: Operand[ir.RankedTensorType]
 
     def verify(self):
         parent = self.operation.parent

@@ -87,6 +87,8 @@ class BatchNormOp(MlcOp, name="batch_norm", traits=[ext.Pure]):
 
     def verify(self):
         input_type = expect_float_tensor(self.input, "input")
+        if input_type.rank == 0:
+            raise VerifyError("input must have a channel dimension, got rank 0")
         axis = normalize_axis(int_attr(self, "axis"), input_type.rank)
         expect_positive_epsilon(self)
         params = [self.scale, self.offset, self.mean, self.variance]

@@ -8,7 +8,8 @@ broken invariant; `MlcOp.verify_invariants` turns that into one located
 from collections.abc import Iterable, Sequence
 
 from torch_mlir import ir
-from torch_mlir.dialects.ext import AttributeDef, OperandDef, ResultDef
+from torch_mlir.dialects import ext
+from torch_mlir.dialects.ext import AttributeDef, OperandDef, RegionDef, ResultDef
 from torch_mlir.dialects.irdl import Variadicity
 
 from .dialect import Mlc
@@ -44,6 +45,16 @@ def _positional_accessor(fields, index, values_of):
     return property(get)
 
 
+def _keep_falsy_attributes(cls) -> None:
+    """ext's builder treats a falsy attribute (`false`, `0`) as absent; mlc's
+    attributes are all required, so every value given is kept."""
+    for field in cls._fields:
+        if isinstance(field, AttributeDef):
+            field.process_attr = lambda attr, field=field: (
+                attr if attr is not None else field.default_factory() if field.default_factory else None
+            )
+
+
 def _drop_segment_sizes(cls) -> None:
     """Makes variadic and optional fields positional (see `_positional_accessor`)."""
     for kind, values_of, adaptor_values_of in (
@@ -77,22 +88,50 @@ class MlcOp(Mlc.Operation):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if kwargs.get("name"):
+            _keep_falsy_attributes(cls)
             _drop_segment_sizes(cls)
 
     def verify_invariants(self) -> bool:
-        missing = [f.name for f in self._fields if isinstance(f, AttributeDef) and f.name not in self.attributes]
-        if missing:
-            self.location.emit_error(f"'{self.OPERATION_NAME}' op requires attribute '{missing[0]}'")
-            return False
+        """Checks what `verify` relies on (counts, required attributes), then `verify`."""
         try:
+            self._verify_structure()
             self.verify()
         except VerifyError as error:
             self.location.emit_error(f"'{self.OPERATION_NAME}' op {error}")
             return False
+        except Exception as error:  # a bug in a verifier must not take the tool down
+            self.location.emit_error(f"'{self.OPERATION_NAME}' op internal verifier error: {type(error).__name__}: {error}")
+            return False
         return True
+
+    def _verify_structure(self) -> None:
+        for kind, values in ((OperandDef, self.operation.operands), (ResultDef, self.operation.results)):
+            fields = [f for f in self._fields if isinstance(f, kind)]
+            fixed = sum(f.variadicity == Variadicity.single for f in fields)
+            variadic = any(f.variadicity == Variadicity.variadic for f in fields)
+            optional = sum(f.variadicity == Variadicity.optional for f in fields)
+            count, noun = len(values), "operand" if kind is OperandDef else "result"
+            if count < fixed or (not variadic and count > fixed + optional):
+                expected = f"at least {fixed}" if variadic else f"{fixed} to {fixed + optional}" if optional else f"exactly {fixed}"
+                plural = "" if expected == "exactly 1" else "s"
+                raise VerifyError(f"expects {expected} {noun}{plural}, but got {count}")
+        regions = sum(isinstance(f, RegionDef) for f in self._fields)
+        if len(self.operation.regions) != regions:
+            raise VerifyError(f"expects {regions} region(s), but got {len(self.operation.regions)}")
+        missing = [f.name for f in self._fields if isinstance(f, AttributeDef) and f.name not in self.attributes]
+        if missing:
+            raise VerifyError(f"requires attribute '{missing[0]}'")
 
     def verify(self) -> None:
         """Raises VerifyError when an invariant does not hold."""
+
+
+def define_op(base: type, name: str, fields: dict, doc: str, module: str, **class_attributes) -> type:
+    """Defines an op class from a family's base, for families of ops that differ
+    only in name and docstring (unary math, binary arithmetic, reductions)."""
+    class_name = "".join(part.title() for part in name.split("_")) + "Op"
+    namespace = {"__annotations__": fields, "__doc__": doc, "__module__": module, **class_attributes}
+    return type(class_name, (base,), namespace, name=name, traits=[ext.Pure])
 
 
 # --- types -------------------------------------------------------------------

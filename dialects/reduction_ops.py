@@ -14,6 +14,7 @@ from .op_base import (
     MlcOp,
     VerifyError,
     bool_attr,
+    define_op,
     expect_element_type,
     expect_shape,
     i64_array,
@@ -53,22 +54,14 @@ REDUCTIONS = {
 }
 
 
-def _define_reduction(name: str, computes: str, float_only: bool) -> type:
-    annotations = {
-        "input": Operand[ir.RankedTensorType],
-        "axes": Any,
-        "keepdim": Any,
-        "result": Result[ir.RankedTensorType],
-    }
-    namespace = {
-        "__annotations__": annotations,
-        "__doc__": f"The {computes} over `axes`.",
-        "__module__": __name__,
-        "float_only": float_only,
-    }
-    class_name = "".join(part.title() for part in name.split("_")) + "Op"
-    return type(class_name, (ReductionOp,), namespace, name=name, traits=[ext.Pure])
-
-
-REDUCTION_OP_CLASSES = {name: _define_reduction(name, *spec) for name, spec in REDUCTIONS.items()}
+REDUCTION_FIELDS = {
+    "input": Operand[ir.RankedTensorType],
+    "axes": Any,
+    "keepdim": Any,
+    "result": Result[ir.RankedTensorType],
+}
+REDUCTION_OP_CLASSES = {
+    name: define_op(ReductionOp, name, REDUCTION_FIELDS, f"The {computes} over `axes`.", __name__, float_only=float_only)
+    for name, (computes, float_only) in REDUCTIONS.items()
+}
 globals().update({cls.__name__: cls for cls in REDUCTION_OP_CLASSES.values()})

@@ -5,7 +5,7 @@ They move or copy elements and compute nothing else; they are the
 """
 
 import math
-from typing import Any, Sequence
+from typing import Any
 
 from torch_mlir import ir
 from torch_mlir.dialects import ext
@@ -66,8 +66,10 @@ class TransposeOp(MlcOp, name="transpose", traits=[ext.Pure]):
 
 
 class BroadcastOp(MlcOp, name="broadcast", traits=[ext.Pure]):
-    """Expands to the result's shape by NumPy rules (as torch's `expand`): dimensions
-    align from the right; an input dimension is 1 or equal to the result's."""
+    """Expands to the result's shape by NumPy rules, as torch's `expand`.
+
+    Dimensions align from the right; an input dimension is 1 or equal to the result's.
+    """
 
     input: Operand[ir.RankedTensorType]
     result: Result[ir.RankedTensorType]
@@ -83,26 +85,28 @@ class BroadcastOp(MlcOp, name="broadcast", traits=[ext.Pure]):
 
 
 class ConcatOp(MlcOp, name="concat", traits=[ext.Pure]):
-    """Joins the inputs along `axis`; all other dimensions must agree."""
+    """Joins `lhs` and `rhs` along `axis`; all other dimensions must agree.
 
-    inputs: Sequence[Operand[ir.RankedTensorType]]
+    Binary: IRDL gives a variadic operand group a single type, so an n-ary op
+    could not join tensors of different lengths. `torch.cat` of n tensors
+    becomes a chain, which the lowering writes into one buffer.
+    """
+
+    lhs: Operand[ir.RankedTensorType]
+    rhs: Operand[ir.RankedTensorType]
     axis: ir.IntegerAttr
     result: Result[ir.RankedTensorType]
 
     def verify(self):
-        if len(self.inputs) == 0:
-            raise VerifyError("requires at least one input")
-        element_type = expect_same_element_type(self.inputs, "inputs")
-        shapes = [ranked(v, "input").shape for v in self.inputs]
-        rank = len(shapes[0])
-        axis = normalize_axis(int_attr(self, "axis"), rank)
-        for shape in shapes:
-            if len(shape) != rank or not all(
-                dims_match(a, b) for i, (a, b) in enumerate(zip(shape, shapes[0])) if i != axis
-            ):
-                raise VerifyError(f"input shapes {', '.join(map(format_shape, shapes))} differ off axis {axis}")
-        total = DYNAMIC if any(s[axis] == DYNAMIC for s in shapes) else sum(s[axis] for s in shapes)
-        expect_shape(self.result, shapes[0][:axis] + [total] + shapes[0][axis + 1 :], "result")
+        element_type = expect_same_element_type([self.lhs, self.rhs], "operands")
+        lhs, rhs = ranked(self.lhs, "lhs").shape, ranked(self.rhs, "rhs").shape
+        if len(lhs) == 0:
+            raise VerifyError("operands must have rank >= 1, got rank 0")
+        axis = normalize_axis(int_attr(self, "axis"), len(lhs))
+        if len(lhs) != len(rhs) or not all(dims_match(a, b) for i, (a, b) in enumerate(zip(lhs, rhs)) if i != axis):
+            raise VerifyError(f"operand shapes {format_shape(lhs)} and {format_shape(rhs)} differ off axis {axis}")
+        total = DYNAMIC if DYNAMIC in (lhs[axis], rhs[axis]) else lhs[axis] + rhs[axis]
+        expect_shape(self.result, lhs[:axis] + [total] + lhs[axis + 1 :], "result")
         expect_element_type(self.result, element_type, "result")
 
 

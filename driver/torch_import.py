@@ -15,6 +15,8 @@ from torch_mlir import ir, passmanager
 from torch_mlir.extras.fx_importer import TORCH_DTYPE_TO_MLIR_TYPE, FxImporter, FxImporterHooks
 
 from ..errors import UserError
+from ..passes.convert_torch_to_mlc import unsupported_report
+from . import diagnostics
 
 BACKEND_LEGAL_OPS = (
     "aten.linear", "aten.conv2d", "aten.batch_norm", "aten.layer_norm", "aten.gelu",
@@ -85,7 +87,23 @@ def import_program(program: torch.export.ExportedProgram, context: ir.Context, f
     importer = FxImporter(context=context, hooks=WeightsByReference(program))
     importer.import_frozen_program(program, func_name=func_name)
     module = importer.module
+    _reject_unknown_ops(module.operation)
     with context:
         pipeline = BACKEND_CONTRACT.format(legal=",".join(BACKEND_LEGAL_OPS))
-        passmanager.PassManager.parse(pipeline).run(module.operation)
+        try:
+            passmanager.PassManager.parse(pipeline).run(module.operation)
+        except ir.MLIRError as error:
+            collector = diagnostics.DiagnosticCollector()
+            collector.add_error(error)
+            raise UserError("torch-mlir could not bring the model to its backend contract:\n"
+                            + "\n".join(d.format() for d in collector.diagnostics)) from None
     return module
+
+
+def _reject_unknown_ops(module: ir.Operation) -> None:
+    """Ops torch-mlir does not know arrive as `torch.operator`; its pipeline would
+    stop at the first, so they are all reported here, at once."""
+    unknown = []
+    module.walk(lambda op: (unknown.append(op) if op.name == "torch.operator" else None) or ir.WalkResult.ADVANCE)
+    if unknown:
+        raise UserError(unsupported_report(unknown, {}))

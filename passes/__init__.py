@@ -2,5 +2,6 @@
 
 from .registry import PASSES, Pass, PassFailure, create, register
 from . import convert_torch_to_mlc  # noqa: E402,F401  (registers the pass)
+from . import lower_to_linalg  # noqa: E402,F401  (registers the pass)
 
 __all__ = ["PASSES", "Pass", "PassFailure", "create", "register"]

@@ -10,6 +10,7 @@ its family (elementwise, compute, normalization, reduction, shape, data).
 """
 
 import collections
+import os
 import re
 
 from torch_mlir import ir, rewrite
@@ -29,7 +30,8 @@ def source_line(location: ir.Location) -> str:
     if not frames:
         return "unknown location"
     file, line = frames[-1]
-    return f"{file}:{line}"
+    relative = os.path.relpath(file) if os.path.isabs(file) else file
+    return f"{relative if not relative.startswith('..') else file}:{line}"
 
 
 def torch_ops(module: ir.Operation) -> list[ir.Operation]:

@@ -2,6 +2,7 @@
 concat, slice, gather and pad."""
 
 from ...dialects import shape_ops
+from ...dialects.op_base import DYNAMIC
 from .attributes import f64, i64, i64_array, tensor_type
 from .patterns import NotConvertible, converts
 from .values import reshape
@@ -89,9 +90,22 @@ def select(op):
 
 @converts("torch.aten.cat")
 def cat(op):
-    inputs = op.tensors(0)
-    rank = op.result_type().rank
-    return shape_ops.ConcatOp(inputs, i64(op.int(1) % rank), op.result_type()).result
+    """n inputs become a chain of binary concats (see mlc.concat); the last link
+    takes torch's result type, the others their partial sums."""
+    inputs = [v for v in op.tensors(0) if not (v.type.rank == 1 and v.type.shape[0] == 0)]  # torch skips empty 1-D
+    result_type = op.result_type()
+    axis = op.int(1) % result_type.rank
+    joined = inputs[0]
+    for index, value in enumerate(inputs[1:], start=2):
+        if index == len(inputs):
+            link_type = result_type
+        else:
+            shape = list(result_type.shape)
+            lengths = (joined.type.shape[axis], value.type.shape[axis])
+            shape[axis] = DYNAMIC if DYNAMIC in lengths else sum(lengths)
+            link_type = tensor_type(shape, result_type.element_type)
+        joined = shape_ops.ConcatOp(joined, value, i64(axis), link_type).result
+    return joined
 
 
 @converts("torch.aten.embedding")

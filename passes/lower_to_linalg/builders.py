@@ -62,6 +62,11 @@ def broadcast_sizes(result_type: ir.RankedTensorType, operands: Sequence[ir.Valu
 # --- tensors -----------------------------------------------------------------
 
 
+def is_bool(type_: ir.Type) -> bool:
+    """i1, which torch's bool becomes: unsigned, so max is `or` and min is `and`."""
+    return isinstance(type_, ir.IntegerType) and type_.width == 1
+
+
 def empty(shape: Sequence[Size], element_type: ir.Type) -> ir.Value:
     return tensor.empty(list(shape), element_type)
 
@@ -81,17 +86,18 @@ def filled(shape: Sequence[Size], element_type: ir.Type, value: float) -> ir.Val
     return linalg.fill(constant(element_type, value), outs=[empty(shape, element_type)])
 
 
-def pad(value: ir.Value, low: Sequence[int], high: Sequence[int], padding: ir.Value) -> ir.Value:
-    """`tensor.pad` with the scalar `padding`; the value itself when nothing is padded."""
+def pad(value: ir.Value, low: Sequence[int], high: Sequence[int], padding: float) -> ir.Value:
+    """`tensor.pad` with the constant `padding`; the value itself when nothing is padded."""
     if not any(low) and not any(high):
         return value
     type_ = value.type
+    padding_value = constant(type_.element_type, padding)
     shape = [s if s == DYNAMIC else s + lo + hi for s, lo, hi in zip(type_.shape, low, high)]
     result_type = ir.RankedTensorType.get(shape, type_.element_type)
     op = tensor.PadOp(result_type, value, [], [], list(low), list(high))
     block = op.region.blocks.append(*[ir.IndexType.get()] * type_.rank)
     with ir.InsertionPoint(block):
-        tensor.YieldOp(padding)
+        tensor.YieldOp(padding_value)
     return op.result
 
 

@@ -9,17 +9,19 @@ comparisons are ordered except `ne`, which is unordered (NaN != x is true).
 import math as pymath
 
 from torch_mlir import ir
-from torch_mlir.dialects import arith, math
+from torch_mlir.dialects import arith, math, scf
 
 from ...dialects.op_base import float_attr, is_float
-from .builders import constant, elementwise
+from .builders import constant, elementwise, index, is_bool
 
 
 def _c(like: ir.Value, value: float) -> ir.Value:
+    """A constant of `like`'s type, for scalar bodies."""
     return constant(like.type, value)
 
 
 def _sigmoid(x):
+    """1 / (1 + e^-x)."""
     return arith.divf(_c(x, 1), arith.addf(_c(x, 1), math.exp(arith.negf(x))))
 
 
@@ -44,18 +46,56 @@ UNARY = {
     "silu": (lambda x: arith.divf(x, arith.addf(_c(x, 1), math.exp(arith.negf(x)))), None),
 }
 
+
+def _pow(x, y):
+    """C's pow, which torch follows. math.powf alone is exp(y * log(x)) in IREE: NaN
+    for every negative base and for 0^0. So take |x|^y (exactly 1 when |x| is 1),
+    give it x's sign for an odd integer y, NaN for a negative x with a non-integer
+    y, and 1 whenever y is 0."""
+    absolute = math.absf(x)
+    unit = arith.cmpf(arith.CmpFPredicate.OEQ, absolute, _c(x, 1))
+    magnitude = arith.select(unit, _c(x, 1), math.powf(absolute, y))
+    integral = arith.cmpf(arith.CmpFPredicate.OEQ, math.floor(y), y)
+    odd = arith.cmpf(arith.CmpFPredicate.ONE, arith.remf(y, _c(y, 2)), _c(y, 0))
+    signed = arith.select(arith.andi(integral, odd), math.copysign(magnitude, x), magnitude)
+    negative = arith.cmpf(arith.CmpFPredicate.OLT, x, _c(x, 0))
+    undefined = arith.andi(negative, arith.xori(integral, constant(integral.type, 1)))
+    result = arith.select(undefined, _c(x, pymath.nan), signed)
+    zero_exponent = arith.cmpf(arith.CmpFPredicate.OEQ, y, _c(y, 0))
+    return arith.select(zero_exponent, _c(x, 1), result)
+
+
+def _ipow(x, y):
+    """x ** y by squaring over the bits of y (IREE cannot compile math.ipowi);
+    a negative y, an error in torch, gives an unspecified value."""
+    width = ir.IntegerType(x.type).width
+    loop = scf.ForOp(index(0), index(width), index(1), [_c(x, 1), x])
+    bit_index, product, square = loop.induction_variable, *loop.inner_iter_args
+    with ir.InsertionPoint(loop.body):
+        shift = arith.index_cast(y.type, bit_index)
+        bit = arith.andi(arith.shrsi(y, shift), _c(y, 1))
+        is_set = arith.cmpi(arith.CmpIPredicate.ne, bit, _c(y, 0))
+        product = arith.select(is_set, arith.muli(product, square), product)
+        scf.YieldOp([product, arith.muli(square, square)])
+    return loop.results[0]
+
+
 BINARY = {
     "add": (arith.addf, arith.addi),
     "sub": (arith.subf, arith.subi),
     "mul": (arith.mulf, arith.muli),
     "div": (arith.divf, arith.divsi),
-    "pow": (math.powf, math.ipowi),
+    "pow": (_pow, _ipow),
     "maximum": (arith.maximumf, arith.maxsi),
     "minimum": (arith.minimumf, arith.minsi),
 }
 
+# On bools (i1, unsigned) max and min are `or` and `and`.
+BOOL_BINARY = {"maximum": arith.ori, "minimum": arith.andi}
+
 COMPARE_FLOAT = {"eq": "OEQ", "ne": "UNE", "lt": "OLT", "le": "OLE", "gt": "OGT", "ge": "OGE"}
 COMPARE_INT = {"eq": "eq", "ne": "ne", "lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge"}
+COMPARE_BOOL = {"eq": "eq", "ne": "ne", "lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge"}
 
 
 def _pick(bodies, element_type):
@@ -69,7 +109,11 @@ def _lower_unary(op):
 
 
 def _lower_binary(op):
-    body = _pick(BINARY[op.OPERATION_NAME.split(".")[1]], op.result.type.element_type)
+    name, element_type = op.OPERATION_NAME.split(".")[1], op.result.type.element_type
+    if is_bool(element_type) and name in BOOL_BINARY:
+        body = BOOL_BINARY[name]
+    else:
+        body = _pick(BINARY[name], element_type)
     return elementwise([op.lhs, op.rhs], op.result.type, body)
 
 
@@ -117,7 +161,8 @@ def _lower_compare(op):
         kind = getattr(arith.CmpFPredicate, COMPARE_FLOAT[predicate])
         body = lambda a, b: arith.cmpf(kind, a, b)
     else:
-        kind = getattr(arith.CmpIPredicate, COMPARE_INT[predicate])
+        table = COMPARE_BOOL if is_bool(op.lhs.type.element_type) else COMPARE_INT
+        kind = getattr(arith.CmpIPredicate, table[predicate])
         body = lambda a, b: arith.cmpi(kind, a, b)
     return elementwise([op.lhs, op.rhs], op.result.type, body)
 

@@ -192,6 +192,16 @@ func.func @conv2d_groups_do_not_divide_filters(%x: tensor<1x4x8x8xf32>, %w: tens
 
 // -----
 
+/// Dynamic input channels print as '?'.
+
+func.func @conv2d_groups_do_not_divide_filters_dynamic_channels(%x: tensor<1x?x8x8xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error @+1 {{'mlc.conv2d' op groups 3 must divide input channels ? and output channels 4}}
+  %0 = "mlc.conv2d"(%x, %w) {dilation = array<i64: 1, 1>, groups = 3 : i64, layout = "NCHW", padding = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x?x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
 func.func @conv2d_channel_mismatch(%x: tensor<1x3x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32> {
   // expected-error @+1 {{'mlc.conv2d' op input has 3 channels but weight expects 2 (2 per group x 1 groups)}}
   %0 = "mlc.conv2d"(%x, %w) {dilation = array<i64: 1, 1>, groups = 1 : i64, layout = "NCHW", padding = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32>

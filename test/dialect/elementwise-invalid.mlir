@@ -93,3 +93,11 @@ func.func @missing_attribute(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "mlc.gelu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @add_one_operand(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'mlc.add' op expects exactly 2 operands, but got 1}}
+  %0 = "mlc.add"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -1,0 +1,87 @@
+"""`mlc-lower-to-linalg`: every mlc op becomes upstream linalg, tensor, arith and
+math ops on tensors, the input IREE takes.
+
+Each op family has its own module with a `LOWERINGS` table, op name -> function
+building the replacement at the op and returning its value. An op that has no
+lowering, or a case its lowering does not support, is reported at the op; all
+such ops are reported before the pass fails.
+"""
+
+from torch_mlir import ir
+
+from ..registry import Pass, PassFailure, register
+from . import compute, data, elementwise, normalization, reduction, shape
+from .builders import Unsupported
+from .fusion import inline_fusion_groups
+
+LOWERINGS = {
+    **elementwise.LOWERINGS,
+    **compute.LOWERINGS,
+    **reduction.LOWERINGS,
+    **normalization.LOWERINGS,
+    **shape.LOWERINGS,
+    **data.LOWERINGS,
+}
+
+
+def _mlc_ops(module: ir.Operation) -> list[ir.Operation]:
+    """The mlc ops inside func.func bodies, in program order (operands first)."""
+    found = []
+
+    def visit(op):
+        if op.name.startswith("mlc."):
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    def visit_function(op):
+        if op.name != "func.func":
+            return ir.WalkResult.ADVANCE
+        op.walk(visit, ir.WalkOrder.PRE_ORDER)
+        return ir.WalkResult.SKIP
+
+    module.walk(visit_function, ir.WalkOrder.PRE_ORDER)
+    return found
+
+
+def lower(op: ir.Operation) -> None:
+    """Replaces one mlc op by its lowering, built right before it; raises
+    Unsupported for a case the lowering does not handle."""
+    with ir.InsertionPoint(op), op.location:
+        replacement = LOWERINGS[op.name](op.opview)
+    op.results[0].replace_all_uses_with(replacement)
+    op.erase()
+
+
+@register
+class LowerToLinalg(Pass):
+    """Lowers mlc ops to linalg, tensor, arith and math ops on tensors."""
+
+    name = "mlc-lower-to-linalg"
+
+    def run(self, module: ir.Operation) -> None:
+        inlined = inline_fusion_groups(module)
+        if inlined:
+            self.count("mlc.fusion_group", inlined)
+        failed = False
+        absorbed = []
+        for op in _mlc_ops(module):
+            name = op.name
+            if shape.absorbed_into_consumer(op.opview):
+                absorbed.append(op)
+                continue
+            if name not in LOWERINGS:
+                op.location.emit_error(f"'{name}' op has no lowering to linalg")
+                failed = True
+                continue
+            try:
+                lower(op)
+            except Unsupported as error:
+                op.location.emit_error(f"'{name}' op cannot be lowered to linalg: {error}")
+                failed = True
+                continue
+            self.count(name)
+        if failed:  # absorbed links may still feed an op that failed: leave them
+            raise PassFailure()
+        for op in reversed(absorbed):  # links of lowered concat chains, now unused
+            op.erase()
+            self.count("mlc.concat")

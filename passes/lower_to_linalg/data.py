@@ -1,0 +1,73 @@
+"""constant -> `arith.constant` holding the very same attribute (a
+`dense_resource` blob is shared, never copied); cast -> a `linalg.generic`
+applying the arith conversion for the pair of element types."""
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith
+
+from ...dialects.op_base import is_float
+from .builders import constant, elementwise
+
+
+def _lower_constant(op):
+    return arith.constant(op.result.type, op.value)
+
+
+def _float_width(type_: ir.Type) -> int:
+    return ir.FloatType(type_).width
+
+
+def _float_to_float(x, target):
+    """extf/truncf; between two 16-bit formats (f16 <-> bf16) through f32."""
+    source_width, target_width = _float_width(x.type), _float_width(target)
+    if source_width == target_width:
+        x = arith.extf(ir.F32Type.get(), x)
+        source_width = 32
+    return arith.extf(target, x) if target_width > source_width else arith.truncf(target, x)
+
+
+def _int_to_int(x, target):
+    """To bool is `x != 0`; from bool zero-extends (true is 1); otherwise sign-extend or truncate."""
+    source_width, target_width = ir.IntegerType(x.type).width, ir.IntegerType(target).width
+    if target_width == 1:
+        return arith.cmpi(arith.CmpIPredicate.ne, x, constant(x.type, 0))
+    if source_width == 1:
+        return arith.extui(target, x)
+    return arith.extsi(target, x) if target_width > source_width else arith.trunci(target, x)
+
+
+def _float_to_int(x, target):
+    """To bool is `x != 0` (NaN is true, as in torch); otherwise truncation toward zero."""
+    if ir.IntegerType(target).width == 1:
+        return arith.cmpf(arith.CmpFPredicate.UNE, x, constant(x.type, 0))
+    return arith.fptosi(target, x)
+
+
+def _int_to_float(x, target):
+    convert = arith.uitofp if ir.IntegerType(x.type).width == 1 else arith.sitofp
+    return convert(target, x)
+
+
+def convert(x: ir.Value, target: ir.Type) -> ir.Value:
+    """The scalar `x` converted to `target` as torch's `.to(dtype)` does."""
+    source_float, target_float = is_float(x.type), is_float(target)
+    if source_float and target_float:
+        return _float_to_float(x, target)
+    if source_float:
+        return _float_to_int(x, target)
+    if target_float:
+        return _int_to_float(x, target)
+    return _int_to_int(x, target)
+
+
+def _lower_cast(op):
+    target = op.result.type.element_type
+    if op.input.type.element_type == target:
+        return op.input
+    return elementwise([op.input], op.result.type, lambda x: convert(x, target))
+
+
+LOWERINGS = {
+    "mlc.constant": _lower_constant,
+    "mlc.cast": _lower_cast,
+}

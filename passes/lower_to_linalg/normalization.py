@@ -1,0 +1,76 @@
+"""softmax -> `linalg.softmax` (IREE decomposes it into the stable max-subtracting
+form); layer_norm and batch_norm -> `linalg.generic`s that follow torch's
+formulas, epsilon inside the square root and LayerNorm's variance biased.
+"""
+
+import math
+
+from torch_mlir.dialects import arith, linalg
+from torch_mlir.dialects import math as mathd
+
+from ...dialects.op_base import DYNAMIC, float_attr, int_attr, normalize_axis
+from .builders import PARALLEL, Unsupported, constant, dims_map, elementwise, empty, generic, identity, reduce, sizes
+
+
+def _lower_softmax(op):
+    x = op.input
+    axis = normalize_axis(int_attr(op, "axis"), x.type.rank)
+    return linalg.softmax([x.type], x, empty(sizes(x), x.type.element_type), axis)
+
+
+def _normalize(value, mean, variance, epsilon):
+    """(value - mean) / sqrt(variance + epsilon)."""
+    return arith.divf(arith.subf(value, mean), mathd.sqrt(arith.addf(variance, epsilon)))
+
+
+def _lower_layer_norm(op):
+    """mean = sum / N; variance = sum((x - mean)^2) / N; then normalize, scale, shift."""
+    x = op.input
+    rank = x.type.rank
+    axis = normalize_axis(int_attr(op, "axis"), rank)
+    axes = list(range(axis, rank))
+    if DYNAMIC in x.type.shape[axis:]:
+        raise Unsupported("the normalized dimensions must be static")
+    element_type = x.type.element_type
+    count = constant(element_type, math.prod(x.type.shape[axis:]))
+    epsilon = constant(element_type, float_attr(op, "epsilon"))
+    total = reduce([x], rank, axes, 0.0, arith.addf)
+    mean = elementwise([total], total.type, lambda s: arith.divf(s, count))
+
+    def squared_deviation(value, mean_value, accumulator):
+        deviation = arith.subf(value, mean_value)
+        return arith.addf(accumulator, arith.mulf(deviation, deviation))
+
+    squares = reduce([x, mean], rank, axes, 0.0, squared_deviation)
+
+    def body(value, mean_value, square_sum, weight, bias, _):
+        variance = arith.divf(square_sum, count)
+        return arith.addf(arith.mulf(_normalize(value, mean_value, variance, epsilon), weight), bias)
+
+    per_row = dims_map(rank, range(axis))
+    per_element = dims_map(rank, axes)
+    maps = [identity(rank), per_row, per_row, per_element, per_element, identity(rank)]
+    inputs = [x, mean, squares, op.weight, op.bias]
+    return generic(inputs, empty(sizes(x), element_type), maps, [PARALLEL] * rank, body)
+
+
+def _lower_batch_norm(op):
+    """(x - mean[c]) / sqrt(variance[c] + epsilon) * scale[c] + offset[c]."""
+    x = op.input
+    rank = x.type.rank
+    axis = normalize_axis(int_attr(op, "axis"), rank)
+    epsilon = constant(x.type.element_type, float_attr(op, "epsilon"))
+
+    def body(value, scale, offset, mean, variance, _):
+        return arith.addf(arith.mulf(_normalize(value, mean, variance, epsilon), scale), offset)
+
+    inputs = [x, op.scale, op.offset, op.mean, op.variance]
+    maps = [identity(rank)] + [dims_map(rank, [axis])] * 4 + [identity(rank)]
+    return generic(inputs, empty(sizes(x), x.type.element_type), maps, [PARALLEL] * rank, body)
+
+
+LOWERINGS = {
+    "mlc.softmax": _lower_softmax,
+    "mlc.layer_norm": _lower_layer_norm,
+    "mlc.batch_norm": _lower_batch_norm,
+}

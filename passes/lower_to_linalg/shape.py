@@ -1,0 +1,184 @@
+"""Shape ops -> tensor ops where one exists (collapse/expand_shape, extract and
+insert_slice, pad), `linalg.transpose`, and a `linalg.generic` for broadcast and
+gather (the gather reads its input with `tensor.extract` at the loaded index).
+"""
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith, linalg, tensor
+
+from ...dialects.op_base import DYNAMIC, float_attr, i64_array, int_attr, normalize_axis
+from .builders import (
+    PARALLEL,
+    Unsupported,
+    broadcast_sizes,
+    broadcast_to,
+    collapse,
+    dims_map,
+    empty,
+    expand,
+    generic,
+    identity,
+    pad,
+    sizes,
+)
+
+# --- reshape -----------------------------------------------------------------
+
+
+def reassociation(source: list[int], target: list[int]) -> list[list[int]] | None:
+    """Groups of consecutive `source` dims whose products are the `target` dims
+    (len(source) >= len(target)); None when the reshape is no pure collapse.
+    A dynamic dimension must map one-to-one onto a dynamic one."""
+    groups, d = [], 0
+    for size in target:
+        if d == len(source):
+            return None
+        group, product = [d], source[d]
+        d += 1
+        if DYNAMIC in (size, product):
+            if size != product:
+                return None
+        else:
+            while product < size and d < len(source) and source[d] != DYNAMIC:
+                group.append(d)
+                product *= source[d]
+                d += 1
+            if product != size:
+                return None
+        groups.append(group)
+    if any(s != 1 for s in source[d:]):
+        return None
+    if groups:
+        groups[-1] += range(d, len(source))
+    return groups
+
+
+def _expanded_sizes(value, shape, groups):
+    """Target sizes for expand_shape; a dynamic one is its source dimension's size."""
+    value_sizes = sizes(value)
+    result = list(shape)
+    for source_dim, group in enumerate(groups):
+        for d in group:
+            if shape[d] == DYNAMIC:
+                result[d] = value_sizes[source_dim]
+    return result
+
+
+def _lower_reshape(op):
+    x = op.input
+    source, target = list(x.type.shape), list(op.result.type.shape)
+    if source == target:
+        return x
+    if len(source) >= len(target) and (groups := reassociation(source, target)) is not None:
+        return collapse(x, groups)
+    if len(source) < len(target) and (groups := reassociation(target, source)) is not None:
+        return expand(x, _expanded_sizes(x, target, groups), groups)
+    if DYNAMIC in source or DYNAMIC in target:
+        raise Unsupported("a dynamic reshape that is neither a collapse nor an expansion")
+    flat = collapse(x, [list(range(len(source)))])
+    return expand(flat, target, [list(range(len(target)))])
+
+
+# --- permutations and broadcasts ---------------------------------------------------
+
+
+def _lower_transpose(op):
+    x = op.input
+    permutation = i64_array(op, "permutation")
+    x_sizes = sizes(x)
+    init = empty([x_sizes[p] for p in permutation], x.type.element_type)
+    return linalg.transpose(x, outs=[init], permutation=permutation).results[0]
+
+
+def _lower_broadcast(op):
+    return broadcast_to(op.input, broadcast_sizes(op.result.type, [op.input]))
+
+
+# --- slices ------------------------------------------------------------------
+
+
+def _mixed(values):
+    """Splits ints/Values into (dynamic Values, static list with the dynamic marker)."""
+    dynamic = [v for v in values if not isinstance(v, int)]
+    static = [v if isinstance(v, int) else DYNAMIC for v in values]
+    return dynamic, static
+
+
+def absorbed_into_consumer(op) -> bool:
+    """A concat whose only use is a concat along the same axis: the consumer writes
+    both into one buffer, so this link is not lowered on its own."""
+    if op.name != "mlc.concat" or len(list(op.result.uses)) != 1:
+        return False
+    user = next(iter(op.result.uses)).owner
+    rank = op.result.type.rank
+    return user.name == "mlc.concat" and normalize_axis(int_attr(user, "axis"), rank) == normalize_axis(
+        int_attr(op, "axis"), rank
+    )
+
+
+def _concat_inputs(op, axis) -> list:
+    """The leaves of a chain of concats along `axis` (each link used once), in order."""
+    leaves = []
+    for value in (op.lhs, op.rhs):
+        producer = value.owner
+        chained = not isinstance(producer, ir.Block) and absorbed_into_consumer(producer)
+        leaves += _concat_inputs(producer, axis) if chained else [value]
+    return leaves
+
+
+def _lower_concat(op):
+    """Every input of a concat chain is inserted at its offset along `axis` into one tensor."""
+    axis = normalize_axis(int_attr(op, "axis"), op.result.type.rank)
+    inputs = _concat_inputs(op, axis)
+    if any(v.type.shape[axis] == DYNAMIC for v in inputs):
+        raise Unsupported("concatenation along a dynamic dimension")
+    first = sizes(inputs[0])
+    result = empty(first[:axis] + [op.result.type.shape[axis]] + first[axis + 1 :], op.result.type.element_type)
+    offset = 0
+    for value in inputs:
+        value_sizes = sizes(value)
+        offsets = [0] * axis + [offset] + [0] * (len(value_sizes) - axis - 1)
+        dynamic, static = _mixed(value_sizes)
+        strides = [1] * len(value_sizes)
+        result = tensor.insert_slice(value, result, [], dynamic, [], offsets, static, strides)
+        offset += value.type.shape[axis]
+    return result
+
+
+def _lower_slice(op):
+    start, stride = i64_array(op, "start"), i64_array(op, "stride")
+    result_type = op.result.type
+    return tensor.extract_slice(result_type, op.input, [], [], [], start, result_type.shape, stride)
+
+
+def _lower_gather(op):
+    """result[i..., j..., k...] = input[i..., indices[j...], k...]."""
+    x, indices = op.input, op.indices
+    axis = normalize_axis(int_attr(op, "axis"), x.type.rank)
+    x_sizes, index_rank = sizes(x), indices.type.rank
+    rank = op.result.type.rank
+    init = empty(x_sizes[:axis] + sizes(indices) + x_sizes[axis + 1 :], x.type.element_type)
+    maps = [dims_map(rank, range(axis, axis + index_rank)), identity(rank)]
+
+    def body(position, _):
+        where = arith.index_cast(ir.IndexType.get(), position)
+        before = [linalg.IndexOp(d).result for d in range(axis)]
+        after = [linalg.IndexOp(d).result for d in range(axis + index_rank, rank)]
+        return tensor.extract(x, before + [where] + after)
+
+    return generic([indices], init, maps, [PARALLEL] * rank, body)
+
+
+def _lower_pad(op):
+    return pad(op.input, i64_array(op, "low"), i64_array(op, "high"), float_attr(op, "value"))
+
+
+LOWERINGS = {
+    "mlc.reshape": _lower_reshape,
+    "mlc.transpose": _lower_transpose,
+    "mlc.broadcast": _lower_broadcast,
+    "mlc.concat": _lower_concat,
+    "mlc.slice": _lower_slice,
+    "mlc.gather": _lower_gather,
+    "mlc.pad": _lower_pad,
+}

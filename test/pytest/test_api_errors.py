@@ -1,0 +1,67 @@
+"""mlc.compile and the compiled model reject bad input with a message naming the problem."""
+
+import pytest
+import torch
+
+import mlc
+
+
+class Scale(torch.nn.Module):
+    def forward(self, x):
+        return x * 3.0
+
+
+class Zeta(torch.nn.Module):
+    def forward(self, x):
+        y = torch.special.zeta(x, x)
+        return torch.special.zeta(y, x) + torch.special.i0(x)
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    return mlc.compile(Scale(), (torch.randn(2, 3),))
+
+
+def test_wrong_input_count(compiled):
+    with pytest.raises(mlc.UserError, match=r"expected 1 input\(s\), got 2"):
+        compiled(torch.randn(2, 3), torch.randn(2, 3))
+
+
+def test_wrong_shape(compiled):
+    with pytest.raises(mlc.UserError, match=r"input 0: expected shape \[2, 3\], got \[3, 2\]"):
+        compiled(torch.randn(3, 2))
+
+
+def test_wrong_dtype(compiled):
+    with pytest.raises(mlc.UserError, match="input 0: expected dtype torch.float32, got torch.int64"):
+        compiled(torch.ones(2, 3, dtype=torch.int64))
+
+
+def test_not_a_tensor(compiled):
+    with pytest.raises(mlc.UserError, match="input 0: expected a tensor, got str"):
+        compiled("x")
+
+
+def test_unknown_ir_level(compiled):
+    with pytest.raises(mlc.UserError, match="unknown IR level 'llvm'"):
+        compiled.ir("llvm")
+
+
+def test_unknown_target():
+    with pytest.raises(mlc.UserError, match="unknown target 'tpu'"):
+        mlc.compile(Scale(), (torch.randn(2),), target="tpu")
+
+
+def test_not_a_module():
+    with pytest.raises(mlc.UserError, match="expected a torch.nn.Module, got function"):
+        mlc.compile(lambda x: x, (torch.randn(2),))
+
+
+def test_unsupported_ops_are_all_reported_with_source_lines():
+    with pytest.raises(mlc.UserError) as error:
+        mlc.compile(Zeta(), (torch.rand(4) + 1.5,))
+    message = str(error.value)
+    assert "have no conversion to mlc" in message
+    assert "torch.aten.special_zeta  x2" in message
+    assert "i0" in message
+    assert "test_api_errors.py:17" in message  # the model's own source line
