@@ -1,9 +1,11 @@
-"""The whole path: PyTorch model -> torch -> mlc -> linalg -> IREE executable.
+"""The whole path: PyTorch model -> torch -> mlc -> (optimized) mlc -> linalg -> IREE executable.
 
-Each level is a named pipeline of passes; `compile_model` runs them in order
-and keeps the IR text of each level for `Compiled.ir`.
+`lower` runs the stages between two levels; the graph passes and the lowering
+come from an optimization-level `Pipeline` (mlc.pipelines), and every stage adds
+its passes' statistics and times to the report.
 """
 
+import collections
 import time
 
 import torch
@@ -16,12 +18,14 @@ from . import diagnostics, iree_backend, torch_import
 from .compiled import Compiled
 
 LEVELS = ("torch", "mlc", "linalg", "vmfb")
-TORCH_TO_MLC = (
-    "builtin.module(torch-func-backend-type-conversion, mlc-convert-torch-to-mlc,"
-    " func.func(torch-finalizing-backend-type-conversion), canonicalize, cse)"
-)
-MLC_TO_LINALG = "builtin.module(mlc-lower-to-linalg, canonicalize, cse)"
-STAGES = {"mlc": TORCH_TO_MLC, "linalg": MLC_TO_LINALG}
+TORCH_TO_MLC = [
+    "torch-func-backend-type-conversion",
+    "mlc-convert-torch-to-mlc",
+    "func.func(torch-finalizing-backend-type-conversion)",
+    "canonicalize",
+    "cse",
+]
+STRUCTURE = ("mlc.constant", "mlc.fusion_group", "mlc.yield")
 
 
 def print_ir(module: ir.Operation) -> str:
@@ -30,21 +34,12 @@ def print_ir(module: ir.Operation) -> str:
         return module.get_asm(large_elements_limit=16, large_resource_limit=64)
 
 
-def run_stage(level: str, module: ir.Operation, report: dict) -> None:
-    """Runs the pipeline that produces `level`; diagnostics become a UserError."""
-    runner = pipelines.PipelineRunner(STAGES[level], context=module.context)
-    start = time.perf_counter()
-    try:
-        runner.run(module)
-    except ir.MLIRError as error:
-        collector = diagnostics.DiagnosticCollector()
-        collector.add_error(error)
-        raise UserError("\n".join(d.format() for d in collector.diagnostics)) from None
-    report["stages"].append({
-        "level": level,
-        "seconds": round(time.perf_counter() - start, 4),
-        "passes": [{"name": r.name, "statistics": r.statistics, "seconds": round(r.seconds, 4)} for r in runner.records],
-    })
+def count_ops(module: ir.Operation) -> dict:
+    """mlc ops that compute (not constants or fusion structure), and fusion groups."""
+    names = collections.Counter()
+    module.walk(lambda op: names.update([op.name]) or ir.WalkResult.ADVANCE)
+    computing = sum(n for name, n in names.items() if name.startswith("mlc.") and name not in STRUCTURE)
+    return {"mlc ops": computing, "fusion groups": names["mlc.fusion_group"]}
 
 
 def detect_level(module: ir.Operation) -> str:
@@ -54,20 +49,73 @@ def detect_level(module: ir.Operation) -> str:
     return "torch" if "torch" in names else "mlc" if "mlc" in names else "linalg"
 
 
-def lower(module: ir.Operation, *, start: str, stop: str, target: str, report: dict, levels: dict | None = None):
-    """Runs the stages after `start` up to `stop`; returns the vmfb when `stop` is "vmfb"."""
+def fusion_groups(module: ir.Operation) -> list[list[str]]:
+    """The op names of each fusion group, for the report."""
+    groups = []
+
+    def visit(op):
+        if op.name == "mlc.fusion_group":
+            groups.append([inner.name for inner in op.regions[0].blocks[0].operations][:-1])
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    return groups
+
+
+def run_stage(stage: str, elements: list, module: ir.Operation, report: dict) -> None:
+    """Runs one stage's passes; their diagnostics become a UserError."""
+    runner = pipelines.PipelineRunner(elements, context=module.context)
+    start = time.perf_counter()
+    try:
+        runner.run(module)
+    except ir.MLIRError as error:
+        collector = diagnostics.DiagnosticCollector()
+        collector.add_error(error)
+        raise UserError("\n".join(d.format() for d in collector.diagnostics)) from None
+    report["stages"].append({
+        "stage": stage,
+        "seconds": round(time.perf_counter() - start, 4),
+        "passes": [{"name": r.name, "statistics": r.statistics, "seconds": round(r.seconds, 4)} for r in runner.records],
+    })
+
+
+def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pipeline, report: dict, levels=None):
+    """Runs the stages after `start` up to `stop`; returns the vmfb when `stop` is "vmfb".
+
+    The "mlc" level is the optimized graph: conversion from torch, then the
+    pipeline's graph passes.
+    """
     order = LEVELS.index
-    for level in ("mlc", "linalg"):
-        if order(start) < order(level) <= order(stop):
-            run_stage(level, module, report)
-            if levels is not None:
-                levels[level] = print_ir(module)
+
+    def reached(level):
+        if levels is not None:
+            levels[level] = print_ir(module)
+
+    if order(start) < order("mlc") <= order(stop):
+        run_stage("torch to mlc", TORCH_TO_MLC, module, report)
+        report["ops"]["after import"] = count_ops(module)
+    if order(start) < order("linalg") and order("mlc") <= order(stop) and pipeline.passes:
+        run_stage(f"{pipeline.name} graph passes", pipeline.passes, module, report)
+    if order(start) < order("linalg"):
+        report["ops"]["after optimization"] = count_ops(module)
+        report["fusion groups"] = fusion_groups(module)
+    if order(start) < order("mlc") <= order(stop):
+        reached("mlc")
+    if order(start) < order("linalg") <= order(stop):
+        run_stage("lowering to linalg", pipeline.lowering(), module, report)
+        reached("linalg")
     if stop != "vmfb":
         return None
     begin = time.perf_counter()
     vmfb = iree_backend.compile_to_vmfb(module, target)
-    report["stages"].append({"level": "vmfb", "seconds": round(time.perf_counter() - begin, 4)})
+    report["stages"].append({"stage": f"IREE {target}", "seconds": round(time.perf_counter() - begin, 4)})
+    report["dispatches"] = iree_backend.dispatch_count(vmfb)
+    report["distinct kernels"] = iree_backend.kernel_count(vmfb)
     return vmfb
+
+
+def new_report(target: str, pipeline: pipelines.Pipeline) -> dict:
+    return {"target": target, "pipeline": pipeline.name, "passes": pipeline.names(), "ops": {}, "stages": []}
 
 
 def import_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None):
@@ -79,11 +127,22 @@ def import_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None):
     return program, torch_import.import_program(program, make_context()).operation
 
 
-def compile_model(model: torch.nn.Module, example_args, *, target: str = "llvm-cpu", dynamic_shapes=None) -> Compiled:
+def resolve_pipeline(opt_level=2, pipeline=None) -> pipelines.Pipeline:
+    if pipeline is not None:
+        return pipeline
+    if opt_level not in (0, 1, 2):
+        raise UserError(f"opt_level must be 0, 1 or 2, got {opt_level!r}")
+    return pipelines.get(f"O{opt_level}")
+
+
+def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeline=None, dynamic_shapes=None) -> Compiled:
     """See `mlc.compile`."""
     iree_backend.check_target(target)
+    pipeline = resolve_pipeline(opt_level, pipeline)
+    start = time.perf_counter()
     program, module = import_model(model, example_args, dynamic_shapes=dynamic_shapes)
-    report = {"target": target, "stages": []}
+    report = new_report(target, pipeline)
     levels = {"torch": print_ir(module)}
-    vmfb = lower(module, start="torch", stop="vmfb", target=target, report=report, levels=levels)
+    vmfb = lower(module, start="torch", stop="vmfb", target=target, pipeline=pipeline, report=report, levels=levels)
+    report["seconds"] = round(time.perf_counter() - start, 3)
     return Compiled(program=program, ir_levels=levels, vmfb=vmfb, target=target, report=report)

@@ -6,7 +6,12 @@ resource blobs). IREE is handed linalg on tensors, the level below mlc.
 
 import io
 import re
+import subprocess
+import tempfile
+import zipfile
+from pathlib import Path
 
+import iree._runtime_libs
 import iree.compiler
 import iree.runtime
 from torch_mlir import ir
@@ -47,6 +52,31 @@ def compile_to_vmfb(module: ir.Operation, target: str, extra_flags=()) -> bytes:
         return iree.compiler.compile_str(to_bytecode(module), extra_args=TARGET_FLAGS[target] + list(extra_flags))
     except iree.compiler.CompilerToolError as error:
         raise UserError(f"IREE failed to compile for {target}:\n{_compiler_diagnostics(error)}") from None
+
+
+_DISPATCH_CALL = "vm.call.variadic @hal.command_buffer.dispatch"
+_KERNEL_NAME = re.compile(rb"(\w+?)_dispatch_(\d+)")
+
+
+def _dump_module(vmfb: bytes) -> str:
+    """The VM program of an executable, as `iree-dump-module` prints it."""
+    tool = Path(iree._runtime_libs.__file__).parent / "iree-dump-module"
+    with tempfile.NamedTemporaryFile(suffix=".vmfb") as file:
+        file.write(vmfb)
+        file.flush()
+        return subprocess.run([str(tool), file.name], capture_output=True, text=True, check=True).stdout
+
+
+def dispatch_count(vmfb: bytes) -> int:
+    """How many dispatches (kernel launches) one call of the program issues: its
+    dispatch call sites. Identical kernels share code but are separate dispatches."""
+    return _dump_module(vmfb).count(_DISPATCH_CALL)
+
+
+def kernel_count(vmfb: bytes) -> int:
+    """How many distinct kernels the executable holds (after IREE deduplicates)."""
+    module = zipfile.ZipFile(io.BytesIO(vmfb)).read("module.fb")
+    return len(set(_KERNEL_NAME.findall(module)))
 
 
 def load(vmfb: bytes, target: str):

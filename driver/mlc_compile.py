@@ -15,7 +15,7 @@ from ..dialects import make_context
 from ..errors import UserError
 from . import diagnostics, iree_backend, model_loading, source, torch_import
 from .cli import ArgumentParser, run_tool
-from .compile import LEVELS, detect_level, lower, print_ir
+from .compile import LEVELS, detect_level, lower, new_report, resolve_pipeline
 
 
 def _argument_parser() -> ArgumentParser:
@@ -26,7 +26,10 @@ def _argument_parser() -> ArgumentParser:
     parser.add_argument("--target", default="llvm-cpu", help=f"target ({', '.join(iree_backend.TARGET_FLAGS)})")
     parser.add_argument("--emit", choices=LEVELS, default="vmfb", help="stop at this level and write it")
     parser.add_argument("-o", dest="output", default=None, help="output file (text levels default to stdout)")
-    parser.add_argument("--report", metavar="FILE", help="write per-stage and per-pass statistics as JSON")
+    parser.add_argument("-O", dest="opt_level", type=int, choices=(0, 1, 2), default=2,
+                        help="optimization level: -O0 lowering only, -O1 folding, -O2 (default) BN folding, layout, fusion")
+    parser.add_argument("--report", metavar="FILE",
+                        help="write each pass's statistics and time, op and dispatch counts as JSON ('-' for stdout)")
     return parser
 
 
@@ -76,8 +79,9 @@ def _main(argv) -> int:
     module, level = _load(args)
     if LEVELS.index(level) > LEVELS.index(args.emit):
         raise UserError(f"the input is already at level '{level}', below --emit={args.emit}")
-    report = {"target": args.target, "input_level": level, "stages": []}
-    vmfb = lower(module, start=level, stop=args.emit, target=args.target, report=report)
+    pipeline = resolve_pipeline(args.opt_level)
+    report = {**new_report(args.target, pipeline), "input level": level}
+    vmfb = lower(module, start=level, stop=args.emit, target=args.target, pipeline=pipeline, report=report)
     if args.emit == "vmfb":
         _write(vmfb, args.output)
     else:

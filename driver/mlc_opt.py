@@ -23,9 +23,11 @@ def _argument_parser() -> ArgumentParser:
     parser.add_argument("--verify-diagnostics", action="store_true", help="check diagnostics against expected-* comments")
     parser.add_argument("--mlir-print-ir-after-all", action="store_true", help="print the IR after each pass (stderr)")
     parser.add_argument("--mlir-timing", action="store_true", help="print each pass's time (stderr)")
+    parser.add_argument("--mlir-pass-statistics", action="store_true", help="print what each mlc pass did (stderr)")
     parser.add_argument("--mlir-print-debuginfo", action="store_true", help="print locations in the output")
     parser.add_argument("--mlir-print-op-generic", action="store_true", help="print every op in the generic form")
     parser.add_argument("--list-passes", action="store_true", help="list mlc's passes with their options")
+    parser.add_argument("--list-pipelines", action="store_true", help="list the named pipelines (O0, O1, O2)")
     return parser
 
 
@@ -42,6 +44,16 @@ def list_passes() -> str:
     lines.append("Upstream MLIR and torch-mlir passes (canonicalize, cse, convert-linalg-to-loops, ...)")
     lines.append("are accepted by their mlir-opt names in the same pipeline.")
     return "\n".join(lines)
+
+
+def print_statistics(records) -> None:
+    """MLIR's statistics report, for mlc's passes."""
+    print("===" + "-" * 73 + "===\n" + " " * 27 + "... Pass statistics report ...\n" + "===" + "-" * 73 + "===",
+          file=sys.stderr)
+    for record in records:
+        print(f"'{record.name}'", file=sys.stderr)
+        for statistic, value in record.statistics.items():
+            print(f"  ({value}) {statistic}", file=sys.stderr)
 
 
 def _process(chunk, args, name, context, runner, whole_file: bool):
@@ -89,6 +101,9 @@ def _main(argv) -> int:
     if args.list_passes:
         print(list_passes())
         return 0
+    if args.list_pipelines:
+        print(pipelines.describe())
+        return 0
     context = make_context()
     runner = pipelines.PipelineRunner(args.pass_pipeline, context=context) if args.pass_pipeline else None
     if runner and args.mlir_print_ir_after_all:
@@ -114,6 +129,8 @@ def _main(argv) -> int:
         failed |= chunk_failed
         if printed is not None:
             outputs.append(printed)
+    if runner and args.mlir_pass_statistics:
+        print_statistics(runner.records)
     _write("// -----\n".join(outputs), args.output)
     return 1 if failed else 0
 

@@ -15,6 +15,7 @@ from torch_mlir import ir, passmanager
 from torch_mlir.extras.fx_importer import TORCH_DTYPE_TO_MLIR_TYPE, FxImporter, FxImporterHooks
 
 from ..errors import UserError
+from ..passes import constant_values
 from ..passes.convert_torch_to_mlc import unsupported_report
 from . import diagnostics
 
@@ -77,6 +78,7 @@ class WeightsByReference(FxImporterHooks):
             type_ = ir.RankedTensorType.get(list(literal.shape), TORCH_DTYPE_TO_MLIR_TYPE[literal.dtype]())
             name = self._names.get(id(literal), "constant")
             attribute = ir.DenseResourceElementsAttr.get_from_buffer(array, name, type_)
+            constant_values.register(attribute, array)  # constant folding reads weights from here
             self._attributes[id(literal)] = attribute
         result_type = node_importer._cc.tensor_to_vtensor_type(literal)
         return ir.Operation.create("torch.vtensor.literal", results=[result_type], attributes={"value": attribute}).result

@@ -47,13 +47,24 @@ def _upstream_error(element: PassElement, error: ValueError) -> UserError:
     return UserError(f"invalid pass '{element.text()}': {first_line}", location)
 
 
+def _elements(pipeline) -> list:
+    if isinstance(pipeline, Anchor):
+        return pipeline.elements
+    if isinstance(pipeline, str):
+        return parse_pipeline(pipeline).elements
+    elements = []
+    for item in pipeline:
+        elements += [item] if isinstance(item, registry.Pass) else parse_pipeline(f"builtin.module({item})").elements
+    return elements
+
+
 def _check_upstream(element) -> None:
     """Lets MLIR parse one upstream element now, so a typo is reported with its column."""
     if isinstance(element, Anchor):
         for child in element.elements:
             _check_upstream(child)
         return
-    if element.is_mlc():
+    if isinstance(element, registry.Pass) or element.is_mlc():
         return
     try:
         passmanager.PassManager().add(element.text())
@@ -64,13 +75,16 @@ def _check_upstream(element) -> None:
 class PipelineRunner:
     """Builds the PassManager for a pipeline and runs it on modules."""
 
-    def __init__(self, pipeline: str | Anchor, *, context: ir.Context):
-        self.root = parse_pipeline(pipeline) if isinstance(pipeline, str) else pipeline
+    def __init__(self, pipeline: str | Anchor | list, *, context: ir.Context):
+        """`pipeline` is pipeline text, a parsed Anchor, or a list whose items are
+        pipeline text elements ("mlc-fuse", "func.func(cse)") or Pass instances."""
         self.records: list[PassRecord] = []
+        elements = _elements(pipeline)
         with context:
-            _check_upstream(self.root)
+            for element in elements:
+                _check_upstream(element)
             self.pass_manager = passmanager.PassManager("builtin.module")
-            self._add(self.root.elements, anchors=[])
+            self._add(elements, anchors=[])
 
     def enable_ir_printing(self) -> None:
         self.pass_manager.enable_ir_printing(print_after_all=True)
@@ -94,7 +108,10 @@ class PipelineRunner:
                 upstream.clear()
 
         for element in elements:
-            if isinstance(element, Anchor) and element.has_mlc_pass():
+            if isinstance(element, registry.Pass):
+                flush()
+                self.pass_manager.add(self._python_pass(element, anchors), name=element.name)
+            elif isinstance(element, Anchor) and element.has_mlc_pass():
                 flush()
                 self._add(element.elements, anchors + [element.op_name])
             elif isinstance(element, PassElement) and element.is_mlc():

@@ -1,8 +1,12 @@
 """torch linear algebra, convolution and pooling -> mlc matmul, conv2d and pooling."""
 
+import math
+
 from ...dialects import compute_ops, elementwise_ops, reduction_ops, shape_ops
+from ...dialects.op_base import DYNAMIC
 from .attributes import boolean, i64, i64_array, string, tensor_type
 from .patterns import NotConvertible, converts
+from .values import reshape
 
 
 def transpose_last_two(value):
@@ -12,8 +16,31 @@ def transpose_last_two(value):
     return shape_ops.TransposeOp(value, i64_array(permutation), tensor_type(shape, value.type.element_type)).result
 
 
-def matmul(lhs, rhs, result_type):
-    return compute_ops.MatmulOp(lhs, rhs, result_type).result
+def matmul(lhs, rhs, result_type, bias=None):
+    """mlc.matmul in the forms kernels take, [M,K]x[K,N] or [B,M,K]x[B,K,N]: other
+    ranks are reshaped here, in the graph, so that no reshape lands inside a
+    fused kernel (IREE's CPU code generation rejects those). A bias over the last
+    axis is added before reshaping back, so it fuses with the matmul."""
+    lhs_shape, rhs_shape = list(lhs.type.shape), list(rhs.type.shape)
+    element_type = result_type.element_type
+    if len(lhs_shape) > 2 and len(rhs_shape) == 2 and DYNAMIC not in lhs_shape[:-1]:
+        rows = math.prod(lhs_shape[:-1])
+        flat = reshape(lhs, [rows, lhs_shape[-1]])
+        product_type = tensor_type([rows, rhs_shape[-1]], element_type)
+        product = _plus_bias(compute_ops.MatmulOp(flat, rhs, product_type).result, bias)
+        return reshape(product, result_type.shape)
+    if len(lhs_shape) > 3 and lhs_shape[:-2] == rhs_shape[:-2] and DYNAMIC not in lhs_shape[:-2]:
+        batch = math.prod(lhs_shape[:-2])
+        product_type = tensor_type([batch, lhs_shape[-2], rhs_shape[-1]], element_type)
+        product = compute_ops.MatmulOp(
+            reshape(lhs, [batch] + lhs_shape[-2:]), reshape(rhs, [batch] + rhs_shape[-2:]), product_type
+        ).result
+        return reshape(_plus_bias(product, bias), result_type.shape)
+    return _plus_bias(compute_ops.MatmulOp(lhs, rhs, result_type).result, bias)
+
+
+def _plus_bias(value, bias):
+    return value if bias is None else elementwise_ops.AddOp(value, bias, value.type).result
 
 
 @converts("torch.aten.mm", "torch.aten.bmm", "torch.aten.matmul")
@@ -28,11 +55,8 @@ def linear(op):
     """y = x @ w^T + b. The transpose of the weight folds away at compile time."""
     if op.operand_type(0).rank < 2:
         raise NotConvertible("linear of a 1-D input")
-    result_type = op.result_type()
-    y = matmul(op.tensor(0), transpose_last_two(op.tensor(1)), result_type)
-    if op.is_none(2):
-        return y
-    return elementwise_ops.AddOp(y, op.tensor(2), result_type).result
+    bias = None if op.is_none(2) else op.tensor(2)
+    return matmul(op.tensor(0), transpose_last_two(op.tensor(1)), op.result_type(), bias)
 
 
 def _pairs(padding):

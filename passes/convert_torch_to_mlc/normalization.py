@@ -7,7 +7,7 @@ from torch_mlir import ir
 
 from ...dialects import compute_ops, data_ops, elementwise_ops, normalization_ops
 from .attributes import f64, i64, string, tensor_type
-from .compute import transpose_last_two
+from .compute import matmul, transpose_last_two
 from .patterns import NotConvertible, converts
 from .values import splat
 
@@ -69,7 +69,7 @@ def scaled_dot_product_attention(op):
     element_type = q.type.element_type
     scores_shape = list(q.type.shape[:-1]) + [k.type.shape[-2]]
     scores_type = tensor_type(scores_shape, element_type)
-    scores = compute_ops.MatmulOp(q, transpose_last_two(k), scores_type).result
+    scores = matmul(q, transpose_last_two(k), scores_type)
     scale = 1 / math.sqrt(q.type.shape[-1]) if op.is_none(6) else op.float(6)
     scores = elementwise_ops.MulOp(scores, splat(scale, element_type), scores_type).result
     if not op.is_none(3):
@@ -83,4 +83,4 @@ def scaled_dot_product_attention(op):
         causal = _causal_mask(scores_shape[-2], scores_shape[-1], element_type)
         scores = elementwise_ops.AddOp(scores, causal, scores_type).result
     weights = normalization_ops.SoftmaxOp(scores, i64(-1), scores_type).result
-    return compute_ops.MatmulOp(weights, v, op.result_type()).result
+    return matmul(weights, v, op.result_type())

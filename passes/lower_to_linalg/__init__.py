@@ -7,6 +7,8 @@ lowering, or a case its lowering does not support, is reported at the op; all
 such ops are reported before the pass fails.
 """
 
+import dataclasses
+
 from torch_mlir import ir
 
 from ..registry import Pass, PassFailure, register
@@ -24,12 +26,16 @@ LOWERINGS = {
 }
 
 
+STRUCTURAL = ("mlc.fusion_group", "mlc.yield")
+
+
 def _mlc_ops(module: ir.Operation) -> list[ir.Operation]:
-    """The mlc ops inside func.func bodies, in program order (operands first)."""
+    """The mlc ops inside func.func bodies, in program order (operands first),
+    without the fusion structure, which stays when groups are kept."""
     found = []
 
     def visit(op):
-        if op.name.startswith("mlc."):
+        if op.name.startswith("mlc.") and op.name not in STRUCTURAL:
             found.append(op)
         return ir.WalkResult.ADVANCE
 
@@ -57,11 +63,16 @@ class LowerToLinalg(Pass):
     """Lowers mlc ops to linalg, tensor, arith and math ops on tensors."""
 
     name = "mlc-lower-to-linalg"
+    keep_fusion_groups: bool = dataclasses.field(
+        default=False,
+        metadata={"help": "lower inside fusion groups and keep them, for mlc-form-dispatch-regions"},
+    )
 
     def run(self, module: ir.Operation) -> None:
-        inlined = inline_fusion_groups(module)
-        if inlined:
-            self.count("mlc.fusion_group", inlined)
+        if not self.keep_fusion_groups:
+            inlined = inline_fusion_groups(module)
+            if inlined:
+                self.count("mlc.fusion_group", inlined)
         failed = False
         absorbed = []
         for op in _mlc_ops(module):

@@ -20,3 +20,14 @@ func.func @pure_ops(%x: tensor<4xf32>) -> tensor<4xf32> {
   %3 = "mlc.exp"(%0) : (tensor<4xf32>) -> tensor<4xf32>
   return %3 : tensor<4xf32>
 }
+
+// RUN: mlc-opt --list-pipelines | FileCheck %s --check-prefix=LIST
+// LIST: O0: lowering only
+// LIST: O2: O1 plus BatchNorm folding
+// LIST-NEXT: builtin.module(mlc-fold-batchnorm,
+
+// RUN: mlc-opt %s --pass-pipeline='builtin.module(mlc-lower-to-linalg)' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
+// STATS: ... Pass statistics report ...
+// STATS: 'mlc-lower-to-linalg'
+// STATS-DAG: (2) mlc.relu
+// STATS-DAG: (1) mlc.add

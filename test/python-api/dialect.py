@@ -96,5 +96,5 @@ def bad_pipeline():
     try:
         pipelines.PipelineRunner("builtin.module(mlc-lower-to-linalg{tile=4})", context=dialects.make_context())
     except mlc.UserError as error:
-        # CHECK: pass 'mlc-lower-to-linalg' has no option 'tile' (options: none)
+        # CHECK: pass 'mlc-lower-to-linalg' has no option 'tile' (options: keep-fusion-groups)
         print(error)

@@ -1,0 +1,224 @@
+"""`mlc-simplify`: algebraic identities, each a small pattern that replaces an op
+by a value it provably equals, and each counted.
+
+    x + 0, 0 + x, x - 0    -> x     (a zero of any shape that does not widen x)
+    x * 1, 1 * x, x / 1    -> x
+    x * 0, 0 * x           -> 0     integers only: for floats NaN * 0 and inf * 0 are NaN
+    transpose(transpose(x))  -> one transpose, or x when the permutations cancel
+    reshape(reshape(x))      -> one reshape
+    cast(cast(x))            -> one cast, when the first cast is exact (f16 -> f32 -> f64)
+    transpose, reshape, cast, broadcast, slice or pad that changes nothing -> x
+    broadcast of a `dense<>` splat -> a splat of the result's shape (it costs no memory)
+
+A zero or a one is an `mlc.constant` holding a `dense<>` splat. `x + 0 -> x`
+ignores the sign of zero (IEEE has -0.0 + 0.0 == +0.0), as XLA's simplifier
+does. Ops left dead are Pure and the greedy driver erases them.
+
+No CSE here: the O1 pipeline (`pipelines/levels.py`) runs upstream `cse` right
+after this pass, which merges the duplicate ops a simplification exposes.
+"""
+
+from torch_mlir import ir, rewrite
+
+from ..dialects import data_ops, shape_ops
+from ..dialects.op_base import DYNAMIC, i64_array, is_float, is_integer
+from .constant_values import splat_of
+from .convert_torch_to_mlc.attributes import i64_array as i64_array_attr
+from .convert_torch_to_mlc.values import splat
+from .registry import Pass, register
+
+# Significant bits (with the implicit one) of each float type: a signed integer
+# of width w converts exactly when its w - 1 magnitude bits fit.
+FLOAT_DIGITS = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53}
+EXACT_FLOAT_WIDENINGS = {("f16", "f32"), ("f16", "f64"), ("bf16", "f32"), ("bf16", "f64"), ("f32", "f64")}
+
+
+def _defining(value: ir.Value, name: str):
+    """The op named `name` that defines `value`, else None."""
+    owner = value.owner
+    return None if isinstance(owner, ir.Block) or owner.operation.name != name else owner
+
+
+def _result_type(op) -> ir.RankedTensorType:
+    return op.operation.results[0].type
+
+
+def _at_most_one_dynamic(type_: ir.RankedTensorType) -> bool:
+    """A reshape to such a type is fixed by the element count alone."""
+    return list(type_.shape).count(DYNAMIC) <= 1
+
+
+# --- arithmetic identities ----------------------------------------------------------
+
+
+def _unless_widened(op, x, constant, neutral):
+    """x, when `constant` is a splat of `neutral` and x already has the result's
+    type (the constant does not broadcast x to a larger shape); else None."""
+    return x if splat_of(constant) == neutral and x.type == _result_type(op) else None
+
+
+def add_zero(op):
+    x = _unless_widened(op, op.lhs, op.rhs, 0)
+    return x if x is not None else _unless_widened(op, op.rhs, op.lhs, 0)
+
+
+def sub_zero(op):
+    return _unless_widened(op, op.lhs, op.rhs, 0)
+
+
+def mul_one(op):
+    x = _unless_widened(op, op.lhs, op.rhs, 1)
+    return x if x is not None else _unless_widened(op, op.rhs, op.lhs, 1)
+
+
+def div_one(op):
+    return _unless_widened(op, op.lhs, op.rhs, 1)
+
+
+def mul_zero(op):
+    """Integers only: a float x may be NaN or inf, and then x * 0 is NaN."""
+    type_ = _result_type(op)
+    if not is_integer(type_.element_type) or not type_.has_static_shape:
+        return None
+    if splat_of(op.lhs) != 0 and splat_of(op.rhs) != 0:
+        return None
+    return splat(0, type_.element_type, type_.shape)
+
+
+# --- shape identities -------------------------------------------------------------------
+
+
+def transpose_of_transpose(op):
+    inner = _defining(op.input, "mlc.transpose")
+    if inner is None:
+        return None
+    first, second = i64_array(inner, "permutation"), i64_array(op, "permutation")
+    composed = [first[p] for p in second]
+    if composed == list(range(len(composed))):
+        return inner.input
+    return shape_ops.TransposeOp(inner.input, i64_array_attr(composed), _result_type(op)).result
+
+
+def identity_transpose(op):
+    permutation = i64_array(op, "permutation")
+    return op.input if permutation == list(range(len(permutation))) else None
+
+
+def reshape_of_reshape(op):
+    inner = _defining(op.input, "mlc.reshape")
+    result_type = _result_type(op)
+    if inner is None or not _at_most_one_dynamic(result_type):
+        return None
+    if inner.input.type == result_type:
+        return inner.input
+    return shape_ops.ReshapeOp(inner.input, result_type).result
+
+
+def identity_reshape(op):
+    type_ = _result_type(op)
+    return op.input if op.input.type == type_ and _at_most_one_dynamic(type_) else None
+
+
+def _converts_exactly(source: ir.Type, target: ir.Type) -> bool:
+    """Every value of `source` is exactly a value of `target`: then a cast after
+    this one gives what one cast straight from `source` gives."""
+    if is_integer(source) and is_integer(target):
+        return ir.IntegerType(target).width > ir.IntegerType(source).width  # i1 extends to 0 or 1
+    if is_float(source) and is_float(target):
+        return (str(source), str(target)) in EXACT_FLOAT_WIDENINGS
+    if is_integer(source) and is_float(target):
+        return ir.IntegerType(source).width - 1 <= FLOAT_DIGITS[str(target)]
+    return False
+
+
+def cast_of_exact_cast(op):
+    inner = _defining(op.input, "mlc.cast")
+    if inner is None:
+        return None
+    source = inner.input.type.element_type
+    if not _converts_exactly(source, inner.result.type.element_type):
+        return None
+    result_type = _result_type(op)
+    if source == result_type.element_type:
+        return inner.input
+    return data_ops.CastOp(inner.input, result_type).result
+
+
+def identity_cast(op):
+    return op.input if op.input.type == _result_type(op) else None
+
+
+def identity_broadcast(op):
+    """Static shapes only: a dynamic input dimension may be a 1 that stretches."""
+    type_ = _result_type(op)
+    return op.input if op.input.type == type_ and type_.has_static_shape else None
+
+
+def broadcast_of_splat(op):
+    value, type_ = splat_of(op.input), _result_type(op)
+    if value is None or not type_.has_static_shape:
+        return None
+    return splat(value, type_.element_type, type_.shape)
+
+
+def whole_slice(op):
+    type_ = op.input.type
+    if not type_.has_static_shape or type_ != _result_type(op):
+        return None
+    covers = (
+        not any(i64_array(op, "start"))
+        and i64_array(op, "limit") == list(type_.shape)
+        and all(stride == 1 for stride in i64_array(op, "stride"))
+    )
+    return op.input if covers else None
+
+
+def zero_padding(op):
+    return op.input if not any(i64_array(op, "low") + i64_array(op, "high")) else None
+
+
+# (op, statistic, pattern): a pattern returns the value that replaces the op, or None.
+PATTERNS = [
+    ("mlc.add", "x + 0", add_zero),
+    ("mlc.sub", "x - 0", sub_zero),
+    ("mlc.mul", "x * 1", mul_one),
+    ("mlc.mul", "x * 0 (integer)", mul_zero),
+    ("mlc.div", "x / 1", div_one),
+    ("mlc.transpose", "transpose of transpose", transpose_of_transpose),
+    ("mlc.transpose", "identity transpose", identity_transpose),
+    ("mlc.reshape", "reshape of reshape", reshape_of_reshape),
+    ("mlc.reshape", "identity reshape", identity_reshape),
+    ("mlc.cast", "cast of exact cast", cast_of_exact_cast),
+    ("mlc.cast", "identity cast", identity_cast),
+    ("mlc.broadcast", "identity broadcast", identity_broadcast),
+    ("mlc.broadcast", "broadcast of splat", broadcast_of_splat),
+    ("mlc.slice", "whole slice", whole_slice),
+    ("mlc.pad", "zero padding", zero_padding),
+]
+
+
+@register
+class Simplify(Pass):
+    """Applies algebraic identities (x + 0, x * 1, transpose of transpose, ...)."""
+
+    name = "mlc-simplify"
+
+    def run(self, module: ir.Operation) -> None:
+        patterns = rewrite.RewritePatternSet()
+        for op_name, statistic, pattern in PATTERNS:
+            patterns.add(op_name, self._counted(statistic, pattern))
+        rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
+
+    def _counted(self, statistic: str, pattern):
+        """Adapts a pattern to `RewritePatternSet.add` (truthy return = no match)."""
+
+        def apply(op, rewriter) -> bool:
+            with rewriter.ip, op.location:
+                replacement = pattern(op)
+            if replacement is None:
+                return True
+            rewriter.replace_op(op, [replacement])
+            self.count(statistic)
+            return False
+
+        return apply

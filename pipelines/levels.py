@@ -1,0 +1,104 @@
+"""The optimization levels: named pipelines from mlc's graph to linalg.
+
+    O0  lowering only
+    O1  + constant folding and algebraic simplification
+    O2  + BatchNorm folding, NHWC layout and fusion into IREE dispatches (default)
+
+`get("O2")` returns a fresh `Pipeline` whose graph passes can be listed,
+dropped, reordered and extended from Python, with pass names, pipeline text or
+the user's own `Pass` instances.
+"""
+
+import dataclasses
+
+from ..errors import UserError
+from ..passes.registry import Pass
+
+LOWERING = ["mlc-lower-to-linalg", "canonicalize", "cse"]
+# Fusion groups survive lowering and become IREE dispatch regions.
+LOWERING_WITH_FUSION = ["mlc-lower-to-linalg{keep-fusion-groups=true}", "mlc-form-dispatch-regions", "canonicalize", "cse"]
+
+O1_PASSES = ["mlc-fold-constants", "mlc-simplify", "cse"]
+O2_PASSES = [
+    "mlc-fold-batchnorm",
+    "mlc-fold-constants",
+    "mlc-convert-layout{layout=nhwc}",
+    "mlc-fold-constants",
+    "mlc-simplify",
+    "cse",
+    "mlc-fuse",
+]
+LEVELS = {
+    "O0": ("lowering only", []),
+    "O1": ("constant folding and simplification, then lowering", O1_PASSES),
+    "O2": ("O1 plus BatchNorm folding, NHWC layout and fusion into IREE dispatches", O2_PASSES),
+}
+
+
+def _element_name(element) -> str:
+    return element.name if isinstance(element, Pass) else element.split("{")[0].split("(")[0].strip()
+
+
+@dataclasses.dataclass
+class Pipeline:
+    """A named list of graph passes, followed by the lowering to linalg."""
+
+    name: str
+    description: str
+    passes: list  # pipeline text elements ("mlc-fuse", "func.func(cse)") or Pass instances
+
+    def names(self) -> list[str]:
+        """The pass names, graph passes then lowering, in order."""
+        return [_element_name(e) for e in self.passes + self.lowering()]
+
+    def lowering(self) -> list[str]:
+        fused = any(_element_name(e) == "mlc-fuse" for e in self.passes)
+        return LOWERING_WITH_FUSION if fused else LOWERING
+
+    def drop(self, name: str) -> "Pipeline":
+        """Removes every graph pass called `name`."""
+        if not any(_element_name(e) == name for e in self.passes):
+            raise UserError(f"pipeline {self.name} has no pass '{name}' (its passes: {', '.join(self.names())})")
+        self.passes = [e for e in self.passes if _element_name(e) != name]
+        return self
+
+    def insert(self, index: int, element) -> "Pipeline":
+        self.passes.insert(index, element)
+        return self
+
+    def append(self, element) -> "Pipeline":
+        self.passes.append(element)
+        return self
+
+    def move(self, name: str, index: int) -> "Pipeline":
+        """Moves the first pass called `name` to position `index`."""
+        position = next((i for i, e in enumerate(self.passes) if _element_name(e) == name), None)
+        if position is None:
+            raise UserError(f"pipeline {self.name} has no pass '{name}'")
+        self.passes.insert(index, self.passes.pop(position))
+        return self
+
+    def text(self) -> str:
+        """The whole pipeline as MLIR pipeline text (Pass instances by name)."""
+        return "builtin.module(" + ", ".join(
+            e.name if isinstance(e, Pass) else e for e in self.passes + self.lowering()
+        ) + ")"
+
+
+def get(name: str) -> Pipeline:
+    """A fresh copy of a named pipeline: "O0", "O1" or "O2"."""
+    name = name.upper() if name.lower() in ("o0", "o1", "o2") else name
+    if name not in LEVELS:
+        raise UserError(f"unknown pipeline '{name}' (known: {', '.join(LEVELS)})")
+    description, passes = LEVELS[name]
+    return Pipeline(name, description, list(passes))
+
+
+def describe() -> str:
+    """What `mlc-opt --list-pipelines` prints."""
+    lines = []
+    for name in LEVELS:
+        pipeline = get(name)
+        lines.append(f"{name}: {pipeline.description}")
+        lines.append(f"    {pipeline.text()}")
+    return "\n".join(lines)

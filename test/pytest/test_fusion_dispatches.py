@@ -1,0 +1,40 @@
+"""mlc's fusion plan decides IREE's kernels: at O2 the executable issues exactly
+one dispatch per fusion group, and results still match PyTorch."""
+
+import pytest
+import torch
+
+import mlc
+
+pytestmark = pytest.mark.slow
+
+
+def test_one_dispatch_per_fusion_group(example_model):
+    name, model, inputs = example_model
+    compiled = mlc.compile(model, inputs, opt_level=2)
+    groups = compiled.report["ops"]["after optimization"]["fusion groups"]
+    assert groups == len(compiled.report["fusion groups"]) > 0
+    assert compiled.report["dispatches"] == groups
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(*inputs), model(*inputs), rtol=1e-4, atol=1e-5)
+
+
+def test_batchnorm_is_gone_from_the_cnn_at_o2(example_model):
+    name, model, inputs = example_model
+    if name != "cnn":
+        pytest.skip("only the CNN has BatchNorm")
+    assert "mlc.batch_norm" in mlc.compile(model, inputs, opt_level=1).ir("mlc")
+    optimized = mlc.compile(model, inputs, opt_level=2).ir("mlc")
+    assert "mlc.batch_norm" not in optimized
+    assert 'layout = "NHWC"' in optimized and 'layout = "NCHW"' not in optimized
+
+
+def test_levels_keep_results(example_model, tmp_path):
+    name, model, inputs = example_model
+    with torch.no_grad():
+        expected = model(*inputs)
+    for level in (0, 1):
+        report = tmp_path / f"O{level}.json"
+        compiled = mlc.compile(model, inputs, opt_level=level, report=str(report))
+        torch.testing.assert_close(compiled(*inputs), expected, rtol=1e-4, atol=1e-5)
+        assert f'"pipeline": "O{level}"' in report.read_text()
