@@ -9,6 +9,7 @@ import time
 
 import torch
 
+from mlc import pipelines
 from mlc.driver import compile as driver
 
 
@@ -19,12 +20,13 @@ def main():
     start = time.perf_counter()
     program, module = driver.import_model(model, (torch.randn(4, 10_000),))
     imported = time.perf_counter()
-    report = {"stages": []}
-    driver.lower(module, start="torch", stop="linalg", target="llvm-cpu", report=report)
+    pipeline = pipelines.get("O2")
+    report = driver.new_report("llvm-cpu", pipeline)
+    driver.lower(module, start="torch", stop="linalg", target="llvm-cpu", pipeline=pipeline, report=report)
     lowered = time.perf_counter()
     print(f"{parameters / 1e6:.1f}M parameters ({parameters * 4 / 2**20:.0f} MiB)")
     print(f"torch.export + import to the torch backend contract: {imported - start:.2f} s")
-    print(f"torch -> mlc -> linalg: {lowered - imported:.2f} s")
+    print(f"torch -> mlc -> O2 -> linalg: {lowered - imported:.2f} s")
 
 
 if __name__ == "__main__":

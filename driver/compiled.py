@@ -18,6 +18,7 @@ class Compiled:
         self.target = target
         self.report = report
         self._main = iree_backend.load(vmfb, target)
+        self._out_spec = program.call_spec.out_spec  # call_spec builds a namedtuple type per access
         self._expected = [spec for spec in program.graph_signature.input_specs if spec.kind.name == "USER_INPUT"]
         self._example = [node.meta["val"] for node in program.graph.nodes
                          if node.op == "placeholder" and node.name in {s.arg.name for s in self._expected}]
@@ -38,7 +39,7 @@ class Compiled:
         results = self._main(*arrays)
         results = results if isinstance(results, tuple) else (results,)
         tensors = [torch.from_numpy(np.asarray(r.to_host())) for r in results]
-        return pytree.tree_unflatten(tensors, self._program.call_spec.out_spec)
+        return pytree.tree_unflatten(tensors, self._out_spec)
 
     def _flat_args(self, args):
         flat = pytree.tree_leaves(args)

@@ -35,8 +35,10 @@ def main(name: str = "transformer_block") -> None:
     compiled = mlc.compile(model, inputs, target="llvm-cpu")
     print(f"compiled with mlc for llvm-cpu in {time.perf_counter() - start:.2f} s "
           f"({len(compiled.vmfb) / 1024:.0f} KiB .vmfb)")
-    mlc_ops = [line for line in compiled.ir("mlc").splitlines() if '"mlc.' in line]
-    print(f"mlc graph: {len(mlc_ops)} ops")
+    ops = compiled.report["ops"]
+    print(f"mlc graph: {ops['after import']['mlc ops']} ops after import, {ops['after optimization']['mlc ops']} after "
+          f"{compiled.report['pipeline']}, in {ops['after optimization']['fusion groups']} fusion groups; "
+          f"the executable issues {compiled.report['dispatches']} dispatches")
 
     with torch.no_grad():
         expected = model(*inputs)

@@ -63,7 +63,9 @@ class TransformerBlock(nn.Module):
         return x + self.mlp(self.norm2(x))
 
 
-def _seeded(cls):
+def seeded(cls):
+    """A factory for `cls` in eval mode with seeded weights and non-trivial BatchNorm statistics."""
+
     def factory():
         torch.manual_seed(0)
         model = cls().eval()
@@ -77,9 +79,9 @@ def _seeded(cls):
     return factory
 
 
-make_mlp = _seeded(MLP)
-make_cnn = _seeded(CNN)
-make_transformer_block = _seeded(TransformerBlock)
+make_mlp = seeded(MLP)
+make_cnn = seeded(CNN)
+make_transformer_block = seeded(TransformerBlock)
 
 EXAMPLE_INPUTS = {
     "mlp": [(8, 64)],

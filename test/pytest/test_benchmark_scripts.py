@@ -1,0 +1,25 @@
+"""The benchmark scripts keep working (their numbers are for the README, not asserted)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def run(*args) -> str:
+    return subprocess.run([sys.executable, *map(str, args)], capture_output=True, text=True, check=True).stdout
+
+
+def test_compare_runs_every_variant():
+    table = run(BENCHMARKS / "compare.py", "--models", "mlp", "--repeats", "1", "--markdown")
+    row = next(line for line in table.splitlines() if line.startswith("| mlp "))
+    assert "fails" not in row
+
+
+def test_import_large():
+    output = run(BENCHMARKS / "import_large.py")
+    assert "100.0M parameters" in output and "torch -> mlc -> O2 -> linalg" in output
