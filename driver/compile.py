@@ -14,7 +14,7 @@ from torch_mlir import ir
 from .. import pipelines
 from ..dialects import make_context
 from ..errors import UserError
-from . import diagnostics, iree_backend, torch_import
+from . import diagnostics, iree_backend, targets, torch_import
 from .compiled import Compiled
 
 LEVELS = ("torch", "mlc", "linalg", "vmfb")
@@ -79,8 +79,9 @@ def run_stage(stage: str, elements: list, module: ir.Operation, report: dict) ->
     })
 
 
-def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pipeline, report: dict, levels=None):
-    """Runs the stages after `start` up to `stop`; returns the vmfb when `stop` is "vmfb".
+def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pipeline, report: dict, levels=None,
+          target_options=None):
+    """Runs the stages after `start` up to `stop`; returns the executable when `stop` is "vmfb".
 
     The "mlc" level is the optimized graph: conversion from torch, then the
     pipeline's graph passes.
@@ -106,12 +107,14 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
         reached("linalg")
     if stop != "vmfb":
         return None
+    chosen = targets.get(target)
     begin = time.perf_counter()
-    vmfb = iree_backend.compile_to_vmfb(module, target)
-    report["stages"].append({"stage": f"IREE {target}", "seconds": round(time.perf_counter() - begin, 4)})
-    report["dispatches"] = iree_backend.dispatch_count(vmfb)
-    report["distinct kernels"] = iree_backend.kernel_count(vmfb)
-    return vmfb
+    artifact = chosen.compile(module, targets.check_options(chosen, target_options or {}))
+    report["stages"].append({"stage": f"compile for {target}", "seconds": round(time.perf_counter() - begin, 4)})
+    if chosen.is_iree:
+        report["dispatches"] = iree_backend.dispatch_count(artifact)
+        report["distinct kernels"] = iree_backend.kernel_count(artifact)
+    return artifact
 
 
 def new_report(target: str, pipeline: pipelines.Pipeline) -> dict:
@@ -135,14 +138,16 @@ def resolve_pipeline(opt_level=2, pipeline=None) -> pipelines.Pipeline:
     return pipelines.get(f"O{opt_level}")
 
 
-def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeline=None, dynamic_shapes=None) -> Compiled:
+def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeline=None, dynamic_shapes=None,
+                  target_options=None) -> Compiled:
     """See `mlc.compile`."""
-    iree_backend.check_target(target)
+    targets.check_options(targets.get(target), target_options or {})
     pipeline = resolve_pipeline(opt_level, pipeline)
     start = time.perf_counter()
     program, module = import_model(model, example_args, dynamic_shapes=dynamic_shapes)
     report = new_report(target, pipeline)
     levels = {"torch": print_ir(module)}
-    vmfb = lower(module, start="torch", stop="vmfb", target=target, pipeline=pipeline, report=report, levels=levels)
+    artifact = lower(module, start="torch", stop="vmfb", target=target, pipeline=pipeline, report=report,
+                     levels=levels, target_options=target_options)
     report["seconds"] = round(time.perf_counter() - start, 3)
-    return Compiled(program=program, ir_levels=levels, vmfb=vmfb, target=target, report=report)
+    return Compiled(program=program, ir_levels=levels, artifact=artifact, target=target, report=report)

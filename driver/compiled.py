@@ -5,19 +5,19 @@ import torch
 import torch.utils._pytree as pytree
 
 from ..errors import UserError
-from . import iree_backend
+from . import targets
 
 
 class Compiled:
     """A model compiled by mlc: callable, with its IR at each level and its executable."""
 
-    def __init__(self, *, program, ir_levels: dict[str, str], vmfb: bytes, target: str, report: dict):
+    def __init__(self, *, program, ir_levels: dict[str, str], artifact: bytes, target: str, report: dict):
         self._program = program
         self._ir = ir_levels
-        self.vmfb = vmfb
+        self.artifact = artifact
         self.target = target
         self.report = report
-        self._main = iree_backend.load(vmfb, target)
+        self._main = targets.get(target).load(artifact)
         self._out_spec = program.call_spec.out_spec  # call_spec builds a namedtuple type per access
         self._expected = [spec for spec in program.graph_signature.input_specs if spec.kind.name == "USER_INPUT"]
         self._example = [node.meta["val"] for node in program.graph.nodes
@@ -29,16 +29,21 @@ class Compiled:
             raise UserError(f"unknown IR level '{level}' (known: {', '.join(self._ir)})")
         return self._ir[level]
 
+    @property
+    def vmfb(self) -> bytes:
+        """The IREE executable (for the IREE targets)."""
+        if not targets.get(self.target).is_iree:
+            raise UserError(f"target '{self.target}' builds no .vmfb")
+        return self.artifact
+
     def save(self, path) -> None:
-        """Writes the .vmfb, which `iree-run-module` runs."""
+        """Writes the executable (a .vmfb for IREE's targets, which `iree-run-module` runs)."""
         with open(path, "wb") as file:
-            file.write(self.vmfb)
+            file.write(self.artifact)
 
     def __call__(self, *args):
         arrays = [self._check(i, arg) for i, arg in enumerate(self._flat_args(args))]
-        results = self._main(*arrays)
-        results = results if isinstance(results, tuple) else (results,)
-        tensors = [torch.from_numpy(np.asarray(r.to_host())) for r in results]
+        tensors = [torch.from_numpy(result) for result in self._main(*arrays)]
         return pytree.tree_unflatten(tensors, self._out_spec)
 
     def _flat_args(self, args):

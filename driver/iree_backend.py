@@ -14,9 +14,11 @@ from pathlib import Path
 import iree._runtime_libs
 import iree.compiler
 import iree.runtime
+import numpy as np
 from torch_mlir import ir
 
 from ..errors import UserError
+from . import targets
 
 TARGET_FLAGS = {
     "llvm-cpu": [
@@ -29,8 +31,7 @@ RUNTIME_DRIVERS = {"llvm-cpu": "local-task"}
 
 
 def check_target(target: str) -> None:
-    if target not in TARGET_FLAGS:
-        raise UserError(f"unknown target '{target}' (known: {', '.join(TARGET_FLAGS)})")
+    targets.get(target)
 
 
 def to_bytecode(module: ir.Operation) -> bytes:
@@ -47,7 +48,6 @@ def _compiler_diagnostics(error: Exception) -> str:
 
 def compile_to_vmfb(module: ir.Operation, target: str, extra_flags=()) -> bytes:
     """Compiles linalg-on-tensors to an IREE executable for `target`."""
-    check_target(target)
     try:
         return iree.compiler.compile_str(to_bytecode(module), extra_args=TARGET_FLAGS[target] + list(extra_flags))
     except iree.compiler.CompilerToolError as error:
@@ -85,3 +85,25 @@ def load(vmfb: bytes, target: str):
     context = iree.runtime.SystemContext(config=config)
     context.add_vm_module(iree.runtime.VmModule.copy_buffer(context.instance, vmfb))
     return context.modules.module["main"]
+
+
+def _host_function(vmfb: bytes, target: str):
+    """`main` as a function from numpy arrays to a list of numpy arrays."""
+    main = load(vmfb, target)
+
+    def call(*arrays):
+        results = main(*arrays)
+        results = results if isinstance(results, tuple) else (results,)
+        return [np.asarray(result.to_host()) for result in results]
+
+    return call
+
+
+targets.register(targets.Target(
+    name="llvm-cpu",
+    description="IREE for this machine's CPU (host features, e.g. AVX-512)",
+    needs="an x86-64 or AArch64 CPU",
+    compile=lambda module, options: compile_to_vmfb(module, "llvm-cpu"),
+    load=lambda vmfb: _host_function(vmfb, "llvm-cpu"),
+    can_run=lambda: (True, ""),
+))

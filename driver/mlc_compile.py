@@ -13,17 +13,19 @@ from torch_mlir import ir
 
 from ..dialects import make_context
 from ..errors import UserError
-from . import diagnostics, iree_backend, model_loading, source, torch_import
+from . import diagnostics, model_loading, source, targets, torch_import
 from .cli import ArgumentParser, run_tool
 from .compile import LEVELS, detect_level, lower, new_report, resolve_pipeline
 
 
 def _argument_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="mlc-compile", description=__doc__.split("\n")[0])
-    parser.add_argument("model", help="file.py:ClassOrFactory, an ExportedProgram .pt2, or an .mlir file")
+    parser.add_argument("model", nargs="?", help="file.py:ClassOrFactory, an ExportedProgram .pt2, or an .mlir file")
     parser.add_argument("--input-shape", action="append", default=[], metavar="DIMSxDTYPE",
                         help="an example input, e.g. 1x3x224x224xf32 (repeat per input; .py models only)")
-    parser.add_argument("--target", default="llvm-cpu", help=f"target ({', '.join(iree_backend.TARGET_FLAGS)})")
+    parser.add_argument("--target", default="llvm-cpu", help="what to compile for (see --list-targets)")
+    parser.add_argument("--list-targets", action="store_true", help="list the targets, what they need, and whether they run here")
+    parser.add_argument("--cuda-sm", type=int, metavar="N", help="the CUDA compute capability for --target cuda, e.g. 80 or 90")
     parser.add_argument("--emit", choices=LEVELS, default="vmfb", help="stop at this level and write it")
     parser.add_argument("-o", dest="output", default=None, help="output file (text levels default to stdout)")
     parser.add_argument("-O", dest="opt_level", type=int, choices=(0, 1, 2), default=2,
@@ -73,7 +75,13 @@ def _write(data, path: str | None) -> None:
 
 def _main(argv) -> int:
     args = _argument_parser().parse_args(argv)
-    iree_backend.check_target(args.target)
+    if args.list_targets:
+        print(targets.describe())
+        return 0
+    if args.model is None:
+        raise UserError("no model given: mlc-compile MODEL (file.py:Name, .pt2 or .mlir)")
+    target_options = {"cuda-sm": args.cuda_sm} if args.cuda_sm is not None else {}
+    targets.check_options(targets.get(args.target), target_options)
     if args.emit == "vmfb" and args.output in (None, "-"):
         raise UserError("the executable is binary: name an output file with -o model.vmfb")
     module, level = _load(args)
@@ -81,7 +89,8 @@ def _main(argv) -> int:
         raise UserError(f"the input is already at level '{level}', below --emit={args.emit}")
     pipeline = resolve_pipeline(args.opt_level)
     report = {**new_report(args.target, pipeline), "input level": level}
-    vmfb = lower(module, start=level, stop=args.emit, target=args.target, pipeline=pipeline, report=report)
+    vmfb = lower(module, start=level, stop=args.emit, target=args.target, pipeline=pipeline, report=report,
+                 target_options=target_options)
     if args.emit == "vmfb":
         _write(vmfb, args.output)
     else:
