@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast lit pytest venv lock clean
+.PHONY: demo test test-fast lit pytest venv lock clean system-packages
 
 venv: $(STAMP)
 
@@ -19,13 +19,28 @@ $(STAMP): pyproject.toml requirements.lock
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
-test: lit pytest
+test: system-packages lit pytest
 
 lit: $(STAMP)
 	$(BIN)/lit -sv test
 
 pytest: $(STAMP)
 	$(BIN)/pytest -q test/pytest
+
+# The Vulkan runtime of the vulkan-spirv target: the Vulkan loader and Mesa's lavapipe,
+# a Vulkan device on the CPU. Installed only when missing. Without root or apt-get this
+# says so and goes on; the Vulkan tests then skip with the reason.
+SYSTEM_PACKAGES := mesa-vulkan-drivers libvulkan1
+
+system-packages:
+	@if dpkg -s $(SYSTEM_PACKAGES) >/dev/null 2>&1; then \
+	  echo "system-packages: $(SYSTEM_PACKAGES) installed"; \
+	elif [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "system-packages: cannot install $(SYSTEM_PACKAGES) (needs root and apt-get); the Vulkan tests will skip"; \
+	else \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(SYSTEM_PACKAGES) \
+	    || echo "system-packages: apt-get could not install $(SYSTEM_PACKAGES); the Vulkan tests will skip"; \
+	fi
 
 # Skips the end-to-end tests marked slow.
 test-fast: lit $(STAMP)

@@ -153,7 +153,7 @@ class CompareOp(MlcOp, name="compare", traits=[ext.Pure]):
         string_choice(self, "predicate", COMPARE_PREDICATES)
         expect_same_element_type([self.lhs, self.rhs], "operands")
         expect_shape(self.result, broadcast_result_shape(self.lhs, self.rhs), "result")
-        expect_element_type(self.result, ir.IntegerType.get_signless(1), "result")
+        expect_element_type(self.result, ir.IntegerType.get_signless(1, self.context), "result")
 
 
 class SelectOp(MlcOp, name="select", traits=[ext.Pure]):
@@ -165,7 +165,7 @@ class SelectOp(MlcOp, name="select", traits=[ext.Pure]):
     result: Result[ir.RankedTensorType]
 
     def verify(self):
-        expect_element_type(self.condition, ir.IntegerType.get_signless(1), "condition")
+        expect_element_type(self.condition, ir.IntegerType.get_signless(1, self.context), "condition")
         element_type = expect_same_element_type([self.on_true, self.on_false], "selected values")
         shape = broadcast_shapes(self.on_true.type.shape, self.on_false.type.shape)
         shape = shape and broadcast_shapes(ranked(self.condition, "condition").shape, shape)

@@ -103,7 +103,7 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
     if order(start) < order("mlc") <= order(stop):
         reached("mlc")
     if order(start) < order("linalg") <= order(stop):
-        run_stage("lowering to linalg", pipeline.lowering(), module, report)
+        run_stage("lowering to linalg", pipeline.lowering(targets.get(target).dispatch_regions), module, report)
         reached("linalg")
     if stop != "vmfb":
         return None
@@ -118,7 +118,8 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
 
 
 def new_report(target: str, pipeline: pipelines.Pipeline) -> dict:
-    return {"target": target, "pipeline": pipeline.name, "passes": pipeline.names(), "ops": {}, "stages": []}
+    passes = pipeline.names(targets.get(target).dispatch_regions)
+    return {"target": target, "pipeline": pipeline.name, "passes": passes, "ops": {}, "stages": []}
 
 
 def import_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None):

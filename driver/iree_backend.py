@@ -4,6 +4,7 @@ The module travels as MLIR bytecode (half the size of text, weights as
 resource blobs). IREE is handed linalg on tensors, the level below mlc.
 """
 
+import functools
 import io
 import re
 import subprocess
@@ -25,9 +26,16 @@ TARGET_FLAGS = {
         "--iree-hal-target-device=local",
         "--iree-hal-local-target-device-backends=llvm-cpu",
         "--iree-llvmcpu-target-cpu=host",
+        # The CPU computes in f64 natively; IREE's default demotion to f32 would
+        # change results and the calling convention of float64 models.
+        "--iree-input-demote-f64-to-f32=false",
     ],
+    # IREE's default Vulkan target, the profile vp_android_baseline_2022 (SPIR-V 1.3,
+    # 32-bit types, no subgroup ops), runs on every Vulkan device, lavapipe included;
+    # i64 stays i64 at the boundary and is emulated with i32 pairs in the kernels.
+    "vulkan-spirv": ["--iree-hal-target-device=vulkan"],
 }
-RUNTIME_DRIVERS = {"llvm-cpu": "local-task"}
+RUNTIME_DRIVERS = {"llvm-cpu": "local-task", "vulkan-spirv": "vulkan", "cuda": "cuda"}
 
 
 def check_target(target: str) -> None:
@@ -49,7 +57,8 @@ def _compiler_diagnostics(error: Exception) -> str:
 def compile_to_vmfb(module: ir.Operation, target: str, extra_flags=()) -> bytes:
     """Compiles linalg-on-tensors to an IREE executable for `target`."""
     try:
-        return iree.compiler.compile_str(to_bytecode(module), extra_args=TARGET_FLAGS[target] + list(extra_flags))
+        flags = TARGET_FLAGS.get(target, []) + list(extra_flags)
+        return iree.compiler.compile_str(to_bytecode(module), extra_args=flags)
     except iree.compiler.CompilerToolError as error:
         raise UserError(f"IREE failed to compile for {target}:\n{_compiler_diagnostics(error)}") from None
 
@@ -106,4 +115,166 @@ targets.register(targets.Target(
     compile=lambda module, options: compile_to_vmfb(module, "llvm-cpu"),
     load=lambda vmfb: _host_function(vmfb, "llvm-cpu"),
     can_run=lambda: (True, ""),
+))
+
+
+# --- GPU targets: Vulkan (SPIR-V) and CUDA ---------------------------------------------
+
+PROBE_HINTS = {"vulkan": "; install libvulkan1 and mesa-vulkan-drivers (make system-packages)"}
+
+
+def _probe(driver: str) -> tuple[bool, str]:
+    """Whether iree.runtime can create a device of `driver` here (it is created once and cached)."""
+    try:
+        if not iree.runtime.get_driver(driver).query_available_devices():
+            return False, f"the {driver} driver finds no device"
+        iree.runtime.get_device(driver)
+        return True, ""
+    except Exception as error:  # a missing driver library or device raises, never crash
+        # "Error creating driver: c/.../file.c:66: UNAVAILABLE; CUDA driver library ... not available; please ..."
+        cause = re.sub(r"^.*?: [A-Z_]+; ", "", str(error).strip().splitlines()[0]).split("; ")[0]
+        return False, f"no {driver} device ({cause}){PROBE_HINTS.get(driver, '')}"
+
+
+def _upload(device, array: np.ndarray):
+    """A device-local copy of `array`. IREE's Vulkan allocator cannot import numpy's
+    memory (host pointers must be 4096-byte aligned), so copy instead of importing."""
+    return device.allocator.allocate_buffer_copy(
+        memory_type=iree.runtime.MemoryType.DEVICE_LOCAL, allowed_usage=iree.runtime.BufferUsage.DEFAULT,
+        device=device, buffer=array, element_type=iree.runtime.array_interop.map_dtype_to_element_type(array.dtype))
+
+
+def _read_back(device, results) -> list[np.ndarray]:
+    """The results, copied into host-visible staging buffers that IREE allocates and then
+    mapped. `DeviceArray.to_host()` would import numpy arrays' pointers instead, which
+    Vulkan rejects unless they are 4096-byte aligned. One wait covers all the copies."""
+    memory = iree.runtime.MemoryType.HOST_LOCAL | iree.runtime.MemoryType.DEVICE_VISIBLE
+    usage = iree.runtime.BufferUsage.TRANSFER_TARGET | iree.runtime.BufferUsage.MAPPING_SCOPED
+    semaphore, copies, staged = device.create_semaphore(0), 0, []
+    for result in results:
+        source = result._buffer_view.get_buffer()
+        staging = None
+        if source.byte_length():
+            staging = device.allocator.allocate_buffer(memory_type=memory, allowed_usage=usage,
+                                                       allocation_size=source.byte_length())
+            device.queue_copy(source, staging, wait_semaphores=iree.runtime.HalFence.create_at(semaphore, copies),
+                              signal_semaphores=iree.runtime.HalFence.create_at(semaphore, copies + 1))
+            copies += 1
+        staged.append(staging)
+    iree.runtime.HalFence.create_at(semaphore, copies).wait()
+    arrays = []
+    for result, staging in zip(results, staged):
+        view = result._buffer_view
+        raw = iree.runtime.HalElementType.map_to_dtype(view.element_type)
+        array = np.array(staging.map().asarray(view.shape, raw)) if staging else np.empty(view.shape, raw)
+        arrays.append(array.astype(result.dtype, copy=False))  # e.g. i1 results travel as bytes
+    return arrays
+
+
+def _device_function(vmfb: bytes, target: str):
+    """`main` on the target's GPU driver, as a function from numpy arrays to numpy arrays.
+    `.driver` and `.device` say where it runs (there is no fallback to the CPU). Without
+    such a device the executable still compiles and saves; calling it raises."""
+    runs, why = TARGETS_CAN_RUN[target]()
+    if not runs:
+        def unavailable(*arrays):
+            raise UserError(f"cannot run target '{target}' here: {why}")
+        return unavailable
+    device = iree.runtime.get_device(RUNTIME_DRIVERS[target])
+    context = iree.runtime.SystemContext(config=iree.runtime.Config(device=device))
+    context.add_vm_module(iree.runtime.VmModule.copy_buffer(context.instance, vmfb))
+    main = context.modules.module["main"]
+
+    def call(*arrays):
+        results = main(*(_upload(device, array) for array in arrays))
+        results = results if isinstance(results, tuple) else (results,)
+        return _read_back(device, results)
+
+    call.driver, call.device = RUNTIME_DRIVERS[target], device
+    return call
+
+
+def _f64_type(module: ir.Operation) -> str | None:
+    """The first float64 type a value of the module has, if any."""
+    found = []
+
+    def visit(op):
+        values = list(op.results) + [arg for region in op.regions for block in region.blocks for arg in block.arguments]
+        for value in values:
+            element = value.type.element_type if isinstance(value.type, ir.ShapedType) else value.type
+            if isinstance(element, ir.F64Type):
+                found.append(str(value.type))
+                return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    return found[0] if found else None
+
+
+def _compile_vulkan(module: ir.Operation, options: dict) -> bytes:
+    """SPIR-V has no f64 math (IREE would demote f64 to f32 and change the results), so
+    float64 models are refused; int64 stays exact (emulated in the kernels)."""
+    f64 = _f64_type(module)
+    if f64:
+        raise UserError(f"target 'vulkan-spirv' cannot compute in float64 (the model has values of type {f64}); "
+                        "convert the model and its inputs to float32 (model.float(), x.float())")
+    named = options.get("vulkan-target")  # e.g. "llvmpipe" (lavapipe: native int64, subgroups), "ampere"
+    return compile_to_vmfb(module, "vulkan-spirv", [f"--iree-vulkan-target={named}"] if named else [])
+
+
+# IREE 3.13 knows these CUDA compute capabilities by name (--iree-cuda-target=sm_N).
+IREE_CUDA_SMS = (60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 120, 121)
+# IREE 3.13 has no description of Hopper: with --iree-cuda-target=sm_90 its executable
+# target lacks `iree_codegen.target_info` and codegen fails with "missing GPU target in
+# #hal.executable.target". mlc spells the whole device target instead (sm_89's
+# features, PTX 8.0, Hopper's 227 KiB of shared memory per workgroup).
+DESCRIBED_CUDA_SMS = {
+    90: '#hal.device.target<"cuda", [#hal.executable.target<"cuda", "cuda-nvptx-fb", {iree_codegen.target_info = '
+        '#iree_gpu.target<arch = "sm_90", features = "+ptx80", wgp = <compute = fp64|fp32|fp16|int64|int32|int16|int8, '
+        'storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, dot = dp4xi8toi32, '
+        'mma = [<NV_MMA_SYNC_F32_16x8x16_F16>, <NV_MMA_SYNC_F16_16x8x16_F16>, <NV_MMA_SYNC_F32_16x8x16_BF16>, '
+        '<NV_MMA_SYNC_F32_16x8x32_F8E4M3FN>, <NV_MMA_SYNC_F32_16x8x32_F8E5M2>, <NV_WMMA_F32_16x16x16_F16>, '
+        '<NV_WMMA_F16_16x16x16_F16>], '
+        'subgroup_size_choices = [32], max_workgroup_sizes = [1024, 1024, 64], max_thread_count_per_workgroup = 1024, '
+        'max_workgroup_memory_bytes = 232448, max_workgroup_counts = [2147483647, 65535, 65535]>>}>]>',
+}
+
+
+def cuda_flags(sm: int) -> list[str]:
+    """IREE's flags for CUDA compute capability `sm` (80 means sm_80)."""
+    if sm in DESCRIBED_CUDA_SMS:
+        return [f"--iree-hal-target-device={DESCRIBED_CUDA_SMS[sm]}"]
+    if sm in IREE_CUDA_SMS:
+        return ["--iree-hal-target-device=cuda", f"--iree-cuda-target=sm_{sm}"]
+    known = ", ".join(map(str, sorted(IREE_CUDA_SMS + tuple(DESCRIBED_CUDA_SMS))))
+    raise UserError(f"target 'cuda': unknown compute capability sm_{sm} (cuda-sm takes one of {known})")
+
+
+def _compile_cuda(module: ir.Operation, options: dict) -> bytes:
+    sm = options.get("cuda-sm", 80)
+    if not isinstance(sm, int) or isinstance(sm, bool):
+        raise UserError(f"target 'cuda': cuda-sm must be an integer like 80 or 90, got {sm!r}")
+    return compile_to_vmfb(module, "cuda", cuda_flags(sm))
+
+
+TARGETS_CAN_RUN = {"vulkan-spirv": functools.cache(lambda: _probe("vulkan")),
+                   "cuda": functools.cache(lambda: _probe("cuda"))}
+
+targets.register(targets.Target(
+    name="vulkan-spirv",
+    description="IREE for any Vulkan device via SPIR-V (float64 refused; int64 exact)",
+    needs="a Vulkan 1.1+ driver (libvulkan1; lavapipe in mesa-vulkan-drivers runs on the CPU)",
+    compile=_compile_vulkan,
+    load=lambda vmfb: _device_function(vmfb, "vulkan-spirv"),
+    can_run=TARGETS_CAN_RUN["vulkan-spirv"],
+    options=("vulkan-target",),
+))
+targets.register(targets.Target(
+    name="cuda",
+    description="IREE for NVIDIA GPUs via PTX (option cuda-sm, default 80; 90 for Hopper)",
+    needs="an NVIDIA GPU and its driver (libcuda.so)",
+    compile=_compile_cuda,
+    load=lambda vmfb: _device_function(vmfb, "cuda"),
+    can_run=TARGETS_CAN_RUN["cuda"],
+    options=("cuda-sm",),
 ))

@@ -24,6 +24,7 @@ class Target:
     can_run: Callable[[], tuple[bool, str]]  # (whether this machine can run it, why not)
     is_iree: bool = True  # the artifact is a .vmfb (dispatch counts, iree-run-module)
     options: tuple[str, ...] = ()  # target options it accepts, e.g. ("cuda-sm",)
+    dispatch_regions: bool = True  # takes mlc's fusion groups as IREE dispatch regions
 
 
 TARGETS: dict[str, Target] = {}
@@ -36,6 +37,7 @@ def register(target: Target) -> Target:
 
 def get(name: str) -> Target:
     from . import iree_backend  # noqa: F401  (registers the IREE targets)
+    from . import jit_backend  # noqa: F401  (registers mlir-cpu)
 
     if name not in TARGETS:
         raise UserError(f"unknown target '{name}' (known: {', '.join(TARGETS)})")

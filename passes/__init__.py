@@ -8,5 +8,10 @@ from . import fold_batchnorm  # noqa: E402,F401  (registers the pass)
 from . import lower_to_linalg  # noqa: E402,F401  (registers the pass)
 from . import fold_constants  # noqa: E402,F401  (registers the pass)
 from . import simplify  # noqa: E402,F401  (registers the pass)
+from . import decompose_linalg  # noqa: E402,F401  (registers the pass)
+from . import bufferize  # noqa: E402,F401  (registers the pass)
+from . import lower_linalg_to_affine  # noqa: E402,F401  (registers the pass)
+from . import vectorize  # noqa: E402,F401  (registers the pass)
+from . import lower_to_llvm  # noqa: E402,F401  (registers the pass)
 
 __all__ = ["PASSES", "Pass", "PassFailure", "create", "register"]

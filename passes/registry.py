@@ -12,7 +12,7 @@ A pass is a class with a docstring (its first line is the description), a
 import dataclasses
 from typing import Callable, ClassVar
 
-from torch_mlir import ir
+from torch_mlir import ir, passmanager
 
 from ..errors import UserError
 
@@ -82,3 +82,14 @@ def create(name: str, options: dict[str, str]) -> Pass:
 
 class PassFailure(Exception):
     """Raised by a pass after it has emitted its diagnostics; fails the pipeline."""
+
+
+def run_upstream(module: ir.Operation, elements: list[str]) -> None:
+    """Runs upstream passes on the module; their errors become this pass's diagnostics."""
+    pass_manager = passmanager.PassManager.parse("builtin.module(" + ", ".join(elements) + ")")
+    try:
+        pass_manager.run(module)
+    except ir.MLIRError as error:
+        for diagnostic in error.error_diagnostics:
+            diagnostic.location.emit_error(diagnostic.message)
+        raise PassFailure() from None

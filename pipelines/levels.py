@@ -47,13 +47,15 @@ class Pipeline:
     description: str
     passes: list  # pipeline text elements ("mlc-fuse", "func.func(cse)") or Pass instances
 
-    def names(self) -> list[str]:
+    def names(self, dispatch_regions: bool = True) -> list[str]:
         """The pass names, graph passes then lowering, in order."""
-        return [_element_name(e) for e in self.passes + self.lowering()]
+        return [_element_name(e) for e in self.passes + self.lowering(dispatch_regions)]
 
-    def lowering(self) -> list[str]:
+    def lowering(self, dispatch_regions: bool = True) -> list[str]:
+        """The lowering to linalg; fusion groups become IREE dispatch regions when
+        the target takes them, and are inlined otherwise."""
         fused = any(_element_name(e) == "mlc-fuse" for e in self.passes)
-        return LOWERING_WITH_FUSION if fused else LOWERING
+        return LOWERING_WITH_FUSION if fused and dispatch_regions else LOWERING
 
     def drop(self, name: str) -> "Pipeline":
         """Removes every graph pass called `name`."""

@@ -17,7 +17,7 @@
 // NO-SHAPE: mlc-compile: error: a Python model needs --input-shape for each input
 
 // RUN: not mlc-compile %S/../../examples/models.py:make_mlp --input-shape 8x64xf32 --target tpu -o %t.vmfb 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: mlc-compile: error: unknown target 'tpu' (known: llvm-cpu)
+// TARGET: mlc-compile: error: unknown target 'tpu' (known: llvm-cpu, vulkan-spirv, cuda, mlir-cpu)
 
 // RUN: not mlc-compile %S/../../examples/models.py:make_mlp --input-shape 8x64xf32 2>&1 | FileCheck %s --check-prefix=OUTPUT
 // OUTPUT: mlc-compile: error: the executable is binary: name an output file with -o model.vmfb

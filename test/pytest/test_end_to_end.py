@@ -12,6 +12,7 @@ import pytest
 import torch
 
 import mlc
+import models  # examples/models.py, on the path through conftest.py
 
 pytestmark = pytest.mark.slow
 
@@ -73,3 +74,28 @@ def test_saved_vmfb_runs_under_iree_run_module(tmp_path):
     )
     assert "2x3xf32=[1 1 1][1 1 1]" in result.stdout
     assert "2xf32=3 3" in result.stdout
+
+
+class Threshold(torch.nn.Module):
+    """Comparisons and where: boolean tensors inside the graph and out of it."""
+
+    def forward(self, x):
+        return torch.where(x > 0.5, x, -x), x > 0.25
+
+
+def test_comparisons_and_boolean_outputs():
+    x = torch.rand(4, 8)
+    selected, mask = mlc.compile(Threshold(), (x,))(x)
+    torch.testing.assert_close(selected, torch.where(x > 0.5, x, -x))
+    assert mask.dtype == torch.bool and torch.equal(mask, x > 0.25)
+
+
+def test_float64_model_keeps_float64():
+    """IREE demotes f64 to f32 by default; on the CPU mlc keeps f64, so a float64
+    model takes and returns float64 and matches to double precision."""
+    model = models.make_cnn().double()
+    x = torch.randn(2, 3, 32, 32, dtype=torch.float64)
+    result = mlc.compile(model, (x,))(x)
+    assert result.dtype == torch.float64
+    with torch.no_grad():
+        torch.testing.assert_close(result, model(x), rtol=1e-12, atol=1e-12)

@@ -1,0 +1,158 @@
+"""The way out without IREE: target "mlir-cpu", mlc's own path to this CPU.
+
+compile: linalg on tensors -> mlc's lowering passes -> the LLVM dialect, as MLIR
+bytecode (the artifact). The stages, each a pass mlc-opt runs on its own:
+
+    mlc-decompose-linalg        linalg.softmax -> linalg.generic ops
+    mlc-bufferize               tensors -> memrefs; results become out-parameters
+    mlc-lower-linalg-to-affine  affine loop nests, tiled for the L1 cache
+    mlc-vectorize               innermost contiguous loops on vectors
+    mlc-lower-to-llvm           the LLVM dialect, main with a C interface
+
+load: MLIR's ExecutionEngine JIT-compiles the artifact (LLVM -O3, host CPU) and
+`main` is called through its C interface with one memref descriptor per input
+and per result. The results are numpy arrays allocated here, so no buffer
+crosses back and none needs freeing; the artifact carries main's tensor types
+(`mlc.inputs`, `mlc.results`) to allocate them.
+"""
+
+import ctypes
+import io
+
+import numpy as np
+from torch_mlir import ir
+from torch_mlir.execution_engine import ExecutionEngine
+from torch_mlir.runtime import as_ctype, make_nd_memref_descriptor, make_zero_d_memref_descriptor
+
+from ..errors import UserError
+from ..passes.lower_linalg_to_affine import default_tile_size
+from ..pipelines import PipelineRunner
+from . import diagnostics, targets
+
+DEFAULT_TILE_SIZE = default_tile_size(32)  # 32: three 32x32 f32 tiles fit a 32 KiB L1
+DEFAULT_VECTOR_SIZE = 16  # one AVX-512 register of f32
+DTYPES = {
+    "f64": np.float64, "f32": np.float32, "f16": np.float16,
+    "i64": np.int64, "i32": np.int32, "i16": np.int16, "i8": np.int8, "i1": np.bool_,
+}
+
+
+def pipeline(tile_size: int = DEFAULT_TILE_SIZE, vector_size: int = DEFAULT_VECTOR_SIZE) -> str:
+    """The lowering from linalg on tensors to the LLVM dialect, as mlc-opt pipeline text."""
+    return ("builtin.module(mlc-decompose-linalg, mlc-bufferize, "
+            f"mlc-lower-linalg-to-affine{{tile-sizes={tile_size}}}, mlc-vectorize{{vector-size={vector_size}}}, "
+            "mlc-lower-to-llvm)")
+
+
+def _sizes(options: dict) -> tuple[int, int]:
+    tile, vector = int(options.get("tile-size", DEFAULT_TILE_SIZE)), int(options.get("vector-size", DEFAULT_VECTOR_SIZE))
+    if tile < 1 or vector < 1 or tile % vector:
+        raise UserError(f"target 'mlir-cpu': tile-size ({tile}) must be a positive multiple of vector-size ({vector}), "
+                        "since the vectorizer widens whole tiles")
+    return tile, vector
+
+
+def _main_type(module: ir.Operation) -> ir.FunctionType:
+    for op in module.regions[0].blocks[0].operations:
+        if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == "main":
+            return ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+    raise UserError("target 'mlir-cpu': the module has no func.func @main")
+
+
+def _check_tensor(kind: str, index: int, type_: ir.Type) -> None:
+    if not isinstance(type_, ir.RankedTensorType) or not type_.has_static_shape or str(type_.element_type) not in DTYPES:
+        raise UserError(f"target 'mlir-cpu' takes static tensors of {', '.join(DTYPES)}: "
+                        f"main's {kind} {index} is {type_}")
+
+
+def compile_module(module: ir.Operation, options: dict) -> bytes:
+    """Lowers a linalg-on-tensors module to the LLVM dialect; returns it as bytecode."""
+    tile, vector = _sizes(options)
+    names = set()
+    module.walk(lambda op: names.add(op.name) or ir.WalkResult.ADVANCE)
+    if "flow.dispatch.region" in names:
+        raise UserError("target 'mlir-cpu' takes linalg without IREE dispatch regions: "
+                        "lower with fusion groups inlined (opt_level 0 or 1)")
+    main = _main_type(module)
+    for kind, types in (("input", main.inputs), ("result", main.results)):
+        for index, type_ in enumerate(types):
+            _check_tensor(kind, index, type_)
+    module = module.clone()  # the caller's module stays linalg on tensors
+    with module.context:
+        module.attributes["mlc.inputs"] = ir.ArrayAttr.get([ir.TypeAttr.get(t) for t in main.inputs])
+        module.attributes["mlc.results"] = ir.ArrayAttr.get([ir.TypeAttr.get(t) for t in main.results])
+    try:
+        PipelineRunner(pipeline(tile, vector), context=module.context).run(module)
+    except ir.MLIRError as error:
+        collector = diagnostics.DiagnosticCollector()
+        collector.add_error(error)
+        raise UserError("\n".join(d.format() for d in collector.diagnostics)) from None
+    buffer = io.BytesIO()
+    module.write_bytecode(buffer)
+    return buffer.getvalue()
+
+
+def _specs(module: ir.Module, name: str) -> list[tuple[tuple[int, ...], np.dtype]]:
+    """(shape, numpy dtype) of each tensor type listed in a module attribute."""
+    specs = []
+    for attr in ir.ArrayAttr(module.operation.attributes[name]):
+        tensor = ir.RankedTensorType(ir.TypeAttr(attr).value)
+        specs.append((tuple(tensor.shape), np.dtype(DTYPES[str(tensor.element_type)])))
+    return specs
+
+
+def _descriptor_class(shape: tuple[int, ...], dtype: np.dtype):
+    """The ctypes struct of a memref descriptor. Made once per tensor at load time, not
+    per call: ctypes caches a pointer type for every struct class, forever."""
+    element = as_ctype(dtype)
+    return make_nd_memref_descriptor(len(shape), element) if shape else make_zero_d_memref_descriptor(element)
+
+
+def _describe(descriptor_class, array: np.ndarray):
+    """A descriptor of a C-contiguous array (offset 0, strides in elements)."""
+    descriptor = descriptor_class()
+    descriptor.allocated = array.ctypes.data
+    descriptor.aligned = array.ctypes.data_as(type(descriptor.aligned))
+    descriptor.offset = 0
+    if array.ndim:
+        descriptor.shape[:] = array.shape
+        descriptor.strides[:] = [stride // array.itemsize for stride in array.strides]
+    return descriptor
+
+
+def load(artifact: bytes):
+    """`main` of an artifact, JIT-compiled: a function from numpy arrays to a list of numpy arrays."""
+    context = ir.Context()
+    with context:
+        module = ir.Module.parse(artifact)
+        inputs, results = _specs(module, "mlc.inputs"), _specs(module, "mlc.results")
+        engine = ExecutionEngine(module, opt_level=3)
+    classes = [_descriptor_class(shape, dtype) for shape, dtype in inputs + results]
+
+    def main(*arrays):
+        if len(arrays) != len(inputs):
+            raise UserError(f"expected {len(inputs)} input(s), got {len(arrays)}")
+        arrays = [np.ascontiguousarray(array) for array in arrays]
+        for index, (array, (shape, dtype)) in enumerate(zip(arrays, inputs)):
+            if array.shape != shape or array.dtype != dtype:
+                raise UserError(f"input {index}: expected {list(shape)} {dtype}, got {list(array.shape)} {array.dtype}")
+        outputs = [np.empty(shape, dtype) for shape, dtype in results]
+        descriptors = [_describe(cls, array) for cls, array in zip(classes, arrays + outputs)]
+        engine.invoke("main", *[ctypes.pointer(ctypes.pointer(d)) for d in descriptors])
+        return outputs
+
+    main.engine, main.context = engine, context  # they must outlive the calls
+    return main
+
+
+targets.register(targets.Target(
+    name="mlir-cpu",
+    description="mlc's own CPU path: tiled, vectorized affine loops, JIT-compiled by MLIR's ExecutionEngine",
+    needs="a CPU; no IREE",
+    compile=compile_module,
+    load=load,
+    can_run=lambda: (True, ""),
+    is_iree=False,
+    options=("tile-size", "vector-size"),
+    dispatch_regions=False,
+))

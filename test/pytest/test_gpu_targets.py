@@ -1,0 +1,123 @@
+"""The GPU targets: vulkan-spirv runs on lavapipe (Mesa's Vulkan device on the CPU) and
+matches PyTorch; cuda builds sm_80 and sm_90 executables, and runs only where a CUDA
+device exists.
+
+Tolerance: lavapipe's float32 math (its own exp/tanh/erf, other summation orders) must
+match eager within rtol=1e-4 and atol=1e-4. Integers must match exactly.
+"""
+
+import io
+import os
+import re
+import subprocess
+import sys
+import zipfile
+
+import iree.runtime
+import models  # examples/, put on the path by conftest
+import pytest
+import torch
+
+import mlc
+from mlc.driver import targets
+
+pytestmark = pytest.mark.slow
+
+RTOL, ATOL = 1e-4, 1e-4
+
+
+def require(target: str):
+    """The target's runtime, or a skip giving the probed reason it cannot run here."""
+    runs, why = targets.get(target).can_run()
+    if not runs:
+        pytest.skip(f"{target} cannot run here: {why}")
+
+
+def executables(vmfb: bytes) -> list[str]:
+    """The kernel archives in a .vmfb (IREE names them *_<format>.fb)."""
+    names = zipfile.ZipFile(io.BytesIO(vmfb)).namelist()
+    return [name for name in names if name.endswith(".fb") and name != "module.fb"]
+
+
+def test_vulkan_matches_eager(example_model):
+    require("vulkan-spirv")
+    name, model, inputs = example_model
+    compiled = mlc.compile(model, inputs, target="vulkan-spirv")
+    # Only SPIR-V kernels exist, and the function runs on the Vulkan HAL device: no CPU fallback.
+    kernels = executables(compiled.vmfb)
+    assert kernels and all(kernel.endswith("_vulkan_spirv_fb.fb") for kernel in kernels)
+    assert compiled._main.driver == "vulkan"
+    assert compiled._main.device is iree.runtime.get_device("vulkan")
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(*inputs), model(*inputs), rtol=RTOL, atol=ATOL)
+        fresh = tuple(torch.randn_like(x) for x in inputs)
+        torch.testing.assert_close(compiled(*fresh), model(*fresh), rtol=RTOL, atol=ATOL)
+
+
+class Lookup(torch.nn.Module):
+    """int64 in, float32 and int64 out: an embedding and index arithmetic past 32 bits."""
+
+    def __init__(self):
+        super().__init__()
+        self.embedding = torch.nn.Embedding(100, 8)
+
+    def forward(self, indices):
+        return self.embedding(indices), indices * 3 + (1 << 33)
+
+
+@pytest.mark.parametrize("vulkan_target", [None, "llvmpipe"])
+def test_vulkan_int64_is_exact(vulkan_target):
+    """IREE keeps i64 at the boundary for Vulkan: emulated with i32 pairs in IREE's default
+    profile (no Int64 capability), native with the llvmpipe target (lavapipe has Int64)."""
+    require("vulkan-spirv")
+    torch.manual_seed(0)
+    model, indices = Lookup().eval(), torch.randint(0, 100, (4, 5))
+    options = {"vulkan-target": vulkan_target} if vulkan_target else {}
+    compiled = mlc.compile(model, (indices,), target="vulkan-spirv", target_options=options)
+    for x in (indices, torch.randint(0, 100, (4, 5))):
+        vectors, arithmetic = compiled(x)
+        with torch.no_grad():
+            expected_vectors, expected_arithmetic = model(x)
+        assert arithmetic.dtype == torch.int64 and torch.equal(arithmetic, expected_arithmetic)
+        assert torch.equal(vectors, expected_vectors)  # a gather copies values exactly
+
+
+def test_vulkan_refuses_float64():
+    class Scale(torch.nn.Module):
+        def forward(self, x):
+            return torch.tanh(x) * 3.0
+
+    with pytest.raises(mlc.UserError, match=r"'vulkan-spirv' cannot compute in float64 .*tensor<.*f64>.*float32"):
+        mlc.compile(Scale(), (torch.randn(3, 4, dtype=torch.float64),), target="vulkan-spirv")
+
+
+def test_vulkan_probe_reports_a_missing_device():
+    """With no Vulkan driver to find, the probe says why instead of crashing."""
+    script = "from mlc.driver import targets; print(targets.get('vulkan-spirv').can_run())"
+    env = {**os.environ, "VK_ICD_FILENAMES": "/nonexistent/icd.json", "VK_DRIVER_FILES": "/nonexistent/icd.json"}
+    result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    assert result.stdout.startswith("(False, 'no vulkan device (")
+    assert "make system-packages" in result.stdout
+
+
+@pytest.mark.parametrize("sm", [80, 90])
+def test_cuda_builds_ptx(sm):
+    torch.manual_seed(0)
+    model, x = models.FACTORIES["mlp"](), torch.randn(models.EXAMPLE_INPUTS["mlp"][0])
+    compiled = mlc.compile(model, (x,), target="cuda", target_options={"cuda-sm": sm})
+    kernels = executables(compiled.vmfb)
+    assert kernels and all(kernel.endswith("_cuda_nvptx_fb.fb") for kernel in kernels)
+    ptx = zipfile.ZipFile(io.BytesIO(compiled.vmfb)).read(kernels[0])
+    assert re.search(rb"\.target\s+sm_%d\b" % sm, ptx)
+    runs, why = targets.get("cuda").can_run()
+    if not runs:
+        with pytest.raises(mlc.UserError, match="cannot run target 'cuda' here"):
+            compiled(x)
+        pytest.skip(f"cuda cannot run here: {why}")
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x), rtol=RTOL, atol=ATOL)
+
+
+def test_cuda_unknown_compute_capability():
+    with pytest.raises(mlc.UserError, match=r"unknown compute capability sm_12 \(cuda-sm takes one of .*90"):
+        mlc.compile(Lookup(), (torch.zeros(2, 3, dtype=torch.int64),), target="cuda", target_options={"cuda-sm": 12})
