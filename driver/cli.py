@@ -38,3 +38,15 @@ def run_tool(tool: str, body: Callable[[], int]) -> int:
             file=sys.stderr,
         )
     return 1
+
+
+def write_output(data: str | bytes, path: str | None) -> None:
+    """Writes a tool's output to `path`, or to stdout for None or "-"."""
+    if path in (None, "-"):
+        sys.stdout.write(data) if isinstance(data, str) else sys.stdout.buffer.write(data)
+        return
+    try:
+        with open(path, "w" if isinstance(data, str) else "wb") as file:
+            file.write(data)
+    except OSError as error:
+        raise UserError(f"could not write output file '{path}': {error.strerror}") from None

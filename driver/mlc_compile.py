@@ -14,7 +14,7 @@ from torch_mlir import ir
 from ..dialects import make_context
 from ..errors import UserError
 from . import diagnostics, model_loading, source, targets, torch_import
-from .cli import ArgumentParser, run_tool
+from .cli import ArgumentParser, run_tool, write_output
 from .compile import LEVELS, detect_level, lower, new_report, resolve_pipeline
 
 
@@ -62,17 +62,6 @@ def _load(args) -> tuple[ir.Operation, str]:
     return torch_import.import_program(program, make_context()).operation, "torch"
 
 
-def _write(data, path: str | None) -> None:
-    if path in (None, "-"):
-        sys.stdout.write(data) if isinstance(data, str) else sys.stdout.buffer.write(data)
-        return
-    try:
-        with open(path, "w" if isinstance(data, str) else "wb") as file:
-            file.write(data)
-    except OSError as error:
-        raise UserError(f"could not write output file '{path}': {error.strerror}") from None
-
-
 def _main(argv) -> int:
     args = _argument_parser().parse_args(argv)
     if args.list_targets:
@@ -92,12 +81,12 @@ def _main(argv) -> int:
     vmfb = lower(module, start=level, stop=args.emit, target=args.target, pipeline=pipeline, report=report,
                  target_options=target_options)
     if args.emit == "vmfb":
-        _write(vmfb, args.output)
+        write_output(vmfb, args.output)
     else:
         with module.context:
-            _write(module.get_asm(), args.output)
+            write_output(module.get_asm(), args.output)
     if args.report:
-        _write(json.dumps(report, indent=2) + "\n", args.report)
+        write_output(json.dumps(report, indent=2) + "\n", args.report)
     return 0
 
 

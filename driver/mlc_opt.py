@@ -10,7 +10,7 @@ from ..dialects import make_context
 from ..errors import UserError
 from ..passes import PASSES
 from . import diagnostics, source
-from .cli import ArgumentParser, run_tool
+from .cli import ArgumentParser, run_tool, write_output
 from .verify_diagnostics import parse_expectations, verify
 
 
@@ -85,17 +85,6 @@ def _process(chunk, args, name, context, runner, whole_file: bool):
     return printed, failed
 
 
-def _write(text: str, path: str) -> None:
-    if path == "-":
-        sys.stdout.write(text)
-        return
-    try:
-        with open(path, "w") as file:
-            file.write(text)
-    except OSError as error:
-        raise UserError(f"could not write output file '{path}': {error.strerror}") from None
-
-
 def _main(argv) -> int:
     args = _argument_parser().parse_args(argv)
     if args.list_passes:
@@ -131,7 +120,7 @@ def _main(argv) -> int:
             outputs.append(printed)
     if runner and args.mlir_pass_statistics:
         print_statistics(runner.records)
-    _write("// -----\n".join(outputs), args.output)
+    write_output("// -----\n".join(outputs), args.output)
     return 1 if failed else 0
 
 
