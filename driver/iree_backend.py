@@ -49,8 +49,15 @@ def to_bytecode(module: ir.Operation) -> bytes:
 
 
 def _compiler_diagnostics(error: Exception) -> str:
-    """The `error:` lines of iree-compile's output, without its invocation dump."""
-    lines = [line.strip() for line in str(error).splitlines() if re.search(r"\berror:", line)]
+    """The `error:` lines of iree-compile's output, readable: without op dumps, the
+    executable target's attribute dump, or follow-on errors about translation."""
+    lines = []
+    for line in str(error).splitlines():
+        if not re.search(r"\berror:", line) or "failed to run translation of source executable" in line:
+            continue
+        line = re.sub(r": %\S+ = .*$|: \"[\w.]+\"\(.*$", "", line.strip())  # the op dump after the message
+        if line not in lines:
+            lines.append(line)
     return "\n".join(lines[:10]) or str(error).strip().splitlines()[0]
 
 
@@ -96,7 +103,7 @@ def load(vmfb: bytes, target: str):
     return context.modules.module["main"]
 
 
-def _host_function(vmfb: bytes, target: str):
+def host_function(vmfb: bytes, target: str):
     """`main` as a function from numpy arrays to a list of numpy arrays."""
     main = load(vmfb, target)
 
@@ -113,7 +120,7 @@ targets.register(targets.Target(
     description="IREE for this machine's CPU (host features, e.g. AVX-512)",
     needs="an x86-64 or AArch64 CPU",
     compile=lambda module, options: compile_to_vmfb(module, "llvm-cpu"),
-    load=lambda vmfb: _host_function(vmfb, "llvm-cpu"),
+    load=lambda vmfb: host_function(vmfb, "llvm-cpu"),
     can_run=lambda: (True, ""),
 ))
 

@@ -1,6 +1,7 @@
 """What `mlc-compile` takes as a model: `file.py:ClassOrFactory`, `.pt2`, or `.mlir`."""
 
 import importlib.util
+import logging
 import re
 import sys
 from pathlib import Path
@@ -66,9 +67,15 @@ def load_python_model(spec: str) -> torch.nn.Module:
 
 
 def load_exported_program(path: str) -> torch.export.ExportedProgram:
+    if not Path(path).is_file():
+        raise UserError(f"could not open '{path}': no such file")
+    export_logger = logging.getLogger("torch.export")
+    level = export_logger.level
+    export_logger.setLevel(logging.CRITICAL)  # torch logs a traceback before it raises
     try:
         return torch.export.load(path)
-    except FileNotFoundError:
-        raise UserError(f"could not open '{path}': no such file") from None
     except Exception as error:
-        raise UserError(f"'{path}' is not a torch.export program: {type(error).__name__}: {error}") from None
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        raise UserError(f"'{path}' is not a torch.export program: {type(error).__name__}: {first_line}") from None
+    finally:
+        export_logger.setLevel(level)

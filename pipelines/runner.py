@@ -1,8 +1,12 @@
 """Runs a parsed pipeline: one MLIR PassManager in which mlc's Python passes
 sit between runs of upstream passes, in the order the pipeline gives."""
 
+import contextlib
 import dataclasses
+import os
 import re
+import sys
+import tempfile
 import time
 import traceback
 
@@ -35,7 +39,24 @@ def _ops_named(root: ir.Operation, op_name: str) -> list[ir.Operation]:
     return found
 
 
-def _upstream_error(element: PassElement, error: ValueError) -> UserError:
+@contextlib.contextmanager
+def _captured_native_stderr(lines: list):
+    """LLVM's option parser writes to file descriptor 2 itself; keep that text for
+    the one error mlc reports instead."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile(mode="w+b") as capture:
+        os.dup2(capture.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            capture.seek(0)
+            lines += [line.strip() for line in capture.read().decode(errors="replace").splitlines() if line.strip()]
+
+
+def _upstream_error(element: PassElement, error: ValueError, native: list[str]) -> UserError:
     message = str(error)
     location = f"{SOURCE_NAME}:1:{element.column + 1}"
     if "does not refer to a registered pass" in message:
@@ -44,7 +65,8 @@ def _upstream_error(element: PassElement, error: ValueError) -> UserError:
     if option:
         return UserError(f"pass '{element.name}' has no option '{option.group(1)}'", location)
     first_line = next((line for line in message.splitlines() if line.strip()), message)
-    return UserError(f"invalid pass '{element.text()}': {first_line}", location)
+    reason = native[0].lstrip(": ").rstrip("!") if native else first_line
+    return UserError(f"invalid pass '{element.text()}': {reason}", location)
 
 
 def _elements(pipeline) -> list:
@@ -66,10 +88,12 @@ def _check_upstream(element) -> None:
         return
     if isinstance(element, registry.Pass) or element.is_mlc():
         return
+    native: list[str] = []
     try:
-        passmanager.PassManager().add(element.text())
+        with _captured_native_stderr(native):
+            passmanager.PassManager().add(element.text())
     except ValueError as error:
-        raise _upstream_error(element, error) from None
+        raise _upstream_error(element, error, native) from None
 
 
 class PipelineRunner:

@@ -31,3 +31,18 @@
 
 // RUN: not mlc-opt %inputs/relu.mlir -o %t.no-such-dir/out.mlir 2>&1 | FileCheck %s --check-prefix=OUTPUT
 // OUTPUT: mlc-opt: error: could not write output file '{{.*}}out.mlir': No such file or directory
+
+/// An upstream option value MLIR rejects: LLVM's own message, inside mlc's one error line.
+// RUN: not mlc-opt %inputs/relu.mlir --pass-pipeline='builtin.module(canonicalize{max-iterations=abc})' 2>&1 | FileCheck %s --check-prefix=VALUE
+// VALUE-NOT: long argument!
+// VALUE: <pass-pipeline>:1:16: error: invalid pass 'canonicalize{max-iterations=abc}': for the --max-iterations option: 'abc' value invalid for long argument
+// VALUE-NOT: long argument!
+
+/// Bytecode is read from files only, and is never split.
+// RUN: %PYTHON -c "from torch_mlir import ir; import mlc.dialects as d; ctx = d.make_context(); m = ir.Module.parseFile('%inputs/relu.mlir', ctx); m.operation.write_bytecode(open('%t.mlirbc', 'wb'))"
+// RUN: mlc-opt %t.mlirbc | FileCheck %s --check-prefix=BYTECODE
+// BYTECODE: func.func @relu
+// RUN: not mlc-opt %t.mlirbc --split-input-file 2>&1 | FileCheck %s --check-prefix=SPLIT-BYTECODE
+// SPLIT-BYTECODE: error: --split-input-file needs textual MLIR, not bytecode
+// RUN: not mlc-opt < %t.mlirbc 2>&1 | FileCheck %s --check-prefix=STDIN-BYTECODE
+// STDIN-BYTECODE: <stdin>: error: bytecode on stdin is not supported; pass a file

@@ -65,3 +65,21 @@ def test_unsupported_ops_are_all_reported_with_source_lines():
     assert "torch.aten.special_zeta  x2" in message
     assert "i0" in message
     assert "test_api_errors.py:17" in message  # the model's own source line
+
+
+def test_bad_opt_level():
+    with pytest.raises(mlc.UserError, match="opt_level must be 0, 1 or 2, got 3"):
+        mlc.compile(Scale(), (torch.randn(2),), opt_level=3)
+
+
+def test_cuda_sm_must_be_an_integer():
+    with pytest.raises(mlc.UserError, match="cuda-sm must be an integer like 80 or 90, got '90'"):
+        mlc.compile(Scale(), (torch.randn(2),), target="cuda", target_options={"cuda-sm": "90"})
+
+
+def test_mlir_cpu_refuses_dispatch_regions():
+    """A user pipeline that forms IREE dispatch regions cannot go to mlir-cpu."""
+    pipeline = mlc.pipelines.get("O0")
+    pipeline.passes += ["mlc-fuse", "mlc-lower-to-linalg{keep-fusion-groups=true}", "mlc-form-dispatch-regions"]
+    with pytest.raises(mlc.UserError, match="target 'mlir-cpu' takes linalg without IREE dispatch regions"):
+        mlc.compile(Scale(), (torch.randn(2),), target="mlir-cpu", pipeline=pipeline)

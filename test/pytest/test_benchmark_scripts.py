@@ -23,3 +23,10 @@ def test_compare_runs_every_variant():
 def test_import_large():
     output = run(BENCHMARKS / "import_large.py")
     assert "100.0M parameters" in output and "torch -> mlc -> O2 -> linalg" in output
+
+
+def test_cpu_variants_agree_with_eager():
+    table = run(BENCHMARKS / "cpu_variants.py", "--models", "cnn", "--rounds", "1")
+    rows = [line.split("|") for line in table.splitlines() if line.startswith("| cnn ")]
+    assert len(rows) == 3
+    assert all(float(row[5]) < 1e-4 for row in rows)  # max abs error against eager
