@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast lit pytest venv lock clean system-packages
+.PHONY: demo test test-models test-fast lit pytest venv lock clean system-packages
 
 venv: $(STAMP)
 
@@ -25,7 +25,12 @@ lit: $(STAMP)
 	$(BIN)/lit -sv test
 
 pytest: $(STAMP)
-	$(BIN)/pytest -q test/pytest
+	$(BIN)/pytest -q -m "not models" test/pytest
+
+# The model zoo at full size (ResNet-18/50, MobileNetV3, ViT-B/16, BERT-base, GPT-2):
+# each compiled at -O2 and checked against PyTorch eager. About 10 minutes.
+test-models: $(STAMP)
+	$(BIN)/pytest -q -m models test/pytest
 
 # The Vulkan runtime of the vulkan-spirv target: the Vulkan loader and Mesa's lavapipe,
 # a Vulkan device on the CPU. Installed only when missing. Without root or apt-get this
@@ -44,7 +49,7 @@ system-packages:
 
 # Skips the end-to-end tests marked slow.
 test-fast: lit $(STAMP)
-	$(BIN)/pytest -q -m "not slow" test/pytest
+	$(BIN)/pytest -q -m "not slow and not models" test/pytest
 
 lock: $(STAMP)
 	(echo "# Every package mlc's .venv holds, pinned; regenerate with 'make lock'."; \

@@ -11,11 +11,12 @@ import json
 
 from .errors import UserError
 
-__all__ = ["compile", "UserError"]
+__all__ = ["compile", "coverage", "UserError"]
 
 
 def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2, pipeline=None,
-            dynamic_shapes=None, report=None, target_options=None):
+            dynamic_shapes=None, report=None, target_options=None, allow_fallback: bool = False,
+            external_params=False):
     """Compiles `model` for `target` ("llvm-cpu"); returns a callable `Compiled`.
 
     `example_args` is a tuple of tensors (or one tensor) of the shapes and dtypes
@@ -24,12 +25,32 @@ def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2
     `dynamic_shapes` means what it means to `torch.export.export`. `report`
     names a file to write the JSON report to (it is also `compiled.report`).
     `target_options` holds a target's own options (`mlc-compile --list-targets`).
+    `allow_fallback` hands the torch ops mlc cannot convert to torch-mlir's own
+    lowering instead of failing; `compiled.report["fallback"]` counts them.
+    `external_params` keeps the large weights out of the executable, in an IREE
+    parameter archive: True for a temporary file the result owns, or a path
+    ("weights.irpa"); `compiled.save("m.vmfb")` then also writes "m.irpa".
     """
     from .driver.compile import compile_model
 
     compiled = compile_model(model, example_args, target=target, opt_level=opt_level, pipeline=pipeline,
-                             dynamic_shapes=dynamic_shapes, target_options=target_options)
+                             dynamic_shapes=dynamic_shapes, target_options=target_options,
+                             allow_fallback=allow_fallback, external_params=external_params)
     if report is not None:
         with open(report, "w") as file:
             json.dump(compiled.report, file, indent=2)
     return compiled
+
+
+def coverage(model, example_args, *, dynamic_shapes=None, targets=None):
+    """What mlc can do with each torch op type of `model`, checked before compiling it.
+
+    Returns a `CoverageReport`: per op type its count and source lines, whether it
+    converts to mlc (into which ops), whether those lower to linalg, whether
+    torch-mlir's fallback lowers it when mlc cannot, and whether each target
+    (`targets`, default all) compiles it; `str(report)` is a table, with every
+    failure and its source lines, and `report.to_dict()` is JSON-ready.
+    """
+    from .driver.coverage import coverage as check_coverage
+
+    return check_coverage(model, example_args, dynamic_shapes=dynamic_shapes, targets=targets)

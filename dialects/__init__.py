@@ -4,7 +4,10 @@ Importing this package defines every mlc op; `make_context()` gives a context
 with mlc, torch and all upstream dialects loaded.
 """
 
-from . import compute_ops, data_ops, elementwise_ops, fusion_ops, normalization_ops, reduction_ops, shape_ops
+from . import (
+    bitwise_ops, compute_ops, data_ops, elementwise_ops, fusion_ops, indexing_ops, normalization_ops, reduction_ops,
+    scan_ops, shape_ops,
+)
 from .context import make_context
 from .dialect import Mlc, load_dialect
 from .op_base import MlcOp, VerifyError

@@ -59,6 +59,19 @@ UNARY_OPS = {
     "floor": ("the largest integer <= x", True),
     "ceil": ("the smallest integer >= x", True),
     "silu": ("x * sigmoid(x)", True),
+    "log1p": ("log(1 + x), exact for small x", True),
+    "expm1": ("e^x - 1, exact for small x", True),
+    "log2": ("the base-2 logarithm of x", True),
+    "log10": ("the base-10 logarithm of x", True),
+    "tan": ("the tangent of x", True),
+    "asin": ("the arcsine of x", True),
+    "acos": ("the arccosine of x", True),
+    "atan": ("the arctangent of x", True),
+    "sinh": ("the hyperbolic sine of x", True),
+    "cosh": ("the hyperbolic cosine of x", True),
+    "round": ("x rounded to the nearest integer, halves to even (as torch.round)", True),
+    "trunc": ("x rounded toward zero", True),
+    "sign": ("-1, 0 or 1 as x is negative, zero or positive (NaN stays NaN)", False),
 }
 
 
@@ -110,8 +123,12 @@ def broadcast_result_shape(lhs, rhs) -> list[int]:
 class BinaryOp(MlcOp):
     """Base of ops computing `result = f(lhs, rhs)` with broadcasting."""
 
+    float_only = False
+
     def verify(self):
         element_type = expect_same_element_type([self.lhs, self.rhs], "operands")
+        if self.float_only and not is_float(element_type):
+            raise VerifyError(f"requires floating-point operands, got {element_type}")
         expect_shape(self.result, broadcast_result_shape(self.lhs, self.rhs), "result")
         expect_element_type(self.result, element_type, "result")
 
@@ -124,7 +141,12 @@ BINARY_OPS = {
     "pow": "lhs ** rhs",
     "maximum": "max(lhs, rhs)",
     "minimum": "min(lhs, rhs)",
+    "fmod": "the remainder of lhs / rhs with lhs's sign (C's fmod, torch.fmod)",
+    "remainder": "lhs - floor(lhs / rhs) * rhs, with rhs's sign (Python's %, torch.remainder)",
+    "floor_div": "floor(lhs / rhs) (torch's floor_divide)",
+    "atan2": "the angle of the point (rhs, lhs), floats only",
 }
+FLOAT_ONLY_BINARY_OPS = ("atan2",)
 
 
 BINARY_FIELDS = {
@@ -133,7 +155,8 @@ BINARY_FIELDS = {
     "result": Result[ir.RankedTensorType],
 }
 BINARY_OP_CLASSES = {
-    name: define_op(BinaryOp, name, BINARY_FIELDS, f"Elementwise {computes}, with broadcasting.", __name__)
+    name: define_op(BinaryOp, name, BINARY_FIELDS, f"Elementwise {computes}, with broadcasting.", __name__,
+                    float_only=name in FLOAT_ONLY_BINARY_OPS)
     for name, computes in BINARY_OPS.items()
 }
 globals().update({cls.__name__: cls for cls in BINARY_OP_CLASSES.values()})
@@ -168,7 +191,8 @@ class SelectOp(MlcOp, name="select", traits=[ext.Pure]):
         expect_element_type(self.condition, ir.IntegerType.get_signless(1, self.context), "condition")
         element_type = expect_same_element_type([self.on_true, self.on_false], "selected values")
         shape = broadcast_shapes(self.on_true.type.shape, self.on_false.type.shape)
-        shape = shape and broadcast_shapes(ranked(self.condition, "condition").shape, shape)
+        if shape is not None:  # [] (two scalars) is a shape too
+            shape = broadcast_shapes(ranked(self.condition, "condition").shape, shape)
         if shape is None:
             raise VerifyError("condition and values are not broadcast-compatible")
         expect_shape(self.result, shape, "result")

@@ -1,4 +1,4 @@
-"""Reductions over a set of axes: sum, mean, max and min.
+"""Reductions over a set of axes: sum, mean, max, min and product.
 
 `axes` lists the reduced dimensions (negative counts from the end); with
 `keepdim` they stay as size-1 dimensions, as in torch.
@@ -51,6 +51,7 @@ REDUCTIONS = {
     "reduce_mean": ("arithmetic mean", True),
     "reduce_max": ("maximum", False),
     "reduce_min": ("minimum", False),
+    "reduce_prod": ("product", False),
 }
 
 

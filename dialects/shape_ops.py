@@ -1,10 +1,11 @@
-"""Shape ops: reshape, transpose, broadcast, concat, slice, gather and pad.
+"""Shape ops: reshape, transpose, broadcast, concat, slice, gather, take_along_axis and pad.
 
 They move or copy elements and compute nothing else; they are the
 "injective" ops of fusion planning.
 """
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from torch_mlir import ir
@@ -34,14 +35,23 @@ def expect_same_element_type_as_input(op):
 
 
 class ReshapeOp(MlcOp, name="reshape", traits=[ext.Pure]):
-    """The same elements in row-major order, viewed with the result's shape."""
+    """The same elements in row-major order, viewed with the result's shape.
+
+    `sizes` gives the result's dynamic sizes, one index per `?`, when they cannot be
+    told from the input's (`[s, b, 128] -> [s, b * 4, 32]`); with none, each dynamic
+    result size must be a dynamic input size, kept or merged with static ones.
+    """
 
     input: Operand[ir.RankedTensorType]
+    sizes: Sequence[Operand[ir.IndexType]]
     result: Result[ir.RankedTensorType]
 
     def verify(self):
         expect_same_element_type_as_input(self)
         source, target = ranked(self.input, "input").shape, ranked(self.result, "result").shape
+        dynamic = sum(1 for s in target if s == DYNAMIC)
+        if len(self.sizes) not in (0, dynamic):
+            raise VerifyError(f"expected 0 or {dynamic} sizes (one per dynamic result size), got {len(self.sizes)}")
         if DYNAMIC not in source and DYNAMIC not in target and math.prod(source) != math.prod(target):
             raise VerifyError(
                 f"cannot reshape {format_shape(source)} ({math.prod(source)} elements) "
@@ -111,7 +121,10 @@ class ConcatOp(MlcOp, name="concat", traits=[ext.Pure]):
 
 
 class SliceOp(MlcOp, name="slice", traits=[ext.Pure]):
-    """Elements `start[d] <= i < limit[d]` taken every `stride[d]` along each dimension d."""
+    """Elements `start[d] <= i < limit[d]` taken every `stride[d]` along each dimension d.
+
+    A limit of `?` (ShapedType's dynamic size) means "to the end", for dynamic sizes.
+    """
 
     input: Operand[ir.RankedTensorType]
     start: Any
@@ -127,9 +140,13 @@ class SliceOp(MlcOp, name="slice", traits=[ext.Pure]):
         stride = i64_array(self, "stride", size=rank)
         shape = []
         for d, (lo, hi, step, size) in enumerate(zip(start, limit, stride, input_type.shape)):
-            if step < 1 or lo < 0 or hi < lo or (size != DYNAMIC and hi > size):
-                raise VerifyError(f"dimension {d}: slice {lo}:{hi}:{step} is out of bounds for size {size}")
-            shape.append(-(-(hi - lo) // step))
+            to_end = hi == DYNAMIC
+            if to_end and size != DYNAMIC:
+                hi = size
+            if step < 1 or lo < 0 or (not to_end and hi < lo) or (size != DYNAMIC and not lo <= hi <= size):
+                shown = lambda n: "?" if n == DYNAMIC else n  # noqa: E731
+                raise VerifyError(f"dimension {d}: slice {lo}:{shown(hi)}:{step} is out of bounds for size {shown(size)}")
+            shape.append(DYNAMIC if hi == DYNAMIC else -(-(hi - lo) // step))
         expect_shape(self.result, shape, "result")
         expect_same_element_type_as_input(self)
 
@@ -154,6 +171,34 @@ class GatherOp(MlcOp, name="gather", traits=[ext.Pure]):
         axis = normalize_axis(int_attr(self, "axis"), input_type.rank)
         shape = input_type.shape[:axis] + indices_type.shape + input_type.shape[axis + 1 :]
         expect_shape(self.result, shape, "result")
+        expect_same_element_type_as_input(self)
+
+
+class TakeAlongAxisOp(MlcOp, name="take_along_axis", traits=[ext.Pure]):
+    """Picks one element of `input` along `axis` per index (torch.gather, NumPy's
+    take_along_axis): `result[i, j, k] = input[i, indices[i, j, k], k]` for axis 1.
+
+    `indices` has the rank of `input` and the result's shape; outside `axis` its
+    sizes may not exceed the input's. Out-of-range indices are undefined behaviour.
+    """
+
+    input: Operand[ir.RankedTensorType]
+    indices: Operand[ir.RankedTensorType]
+    axis: ir.IntegerAttr
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        input_type = ranked(self.input, "input")
+        indices_type = ranked(self.indices, "indices")
+        if not is_integer(indices_type.element_type):
+            raise VerifyError(f"indices must be integers, got {indices_type}")
+        if indices_type.rank != input_type.rank:
+            raise VerifyError(f"indices must have the input's rank {input_type.rank}, got {indices_type}")
+        axis = normalize_axis(int_attr(self, "axis"), input_type.rank)
+        for d, (size, limit) in enumerate(zip(indices_type.shape, input_type.shape)):
+            if d != axis and DYNAMIC not in (size, limit) and size > limit:
+                raise VerifyError(f"indices dimension {d} ({size}) exceeds the input's ({limit})")
+        expect_shape(self.result, indices_type.shape, "result")
         expect_same_element_type_as_input(self)
 
 

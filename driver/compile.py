@@ -14,8 +14,11 @@ from torch_mlir import ir
 from .. import pipelines
 from ..dialects import make_context
 from ..errors import UserError
+from ..passes.lower_torch_fallback import fallback_ops
 from . import diagnostics, iree_backend, targets, torch_import
 from .compiled import Compiled
+from .dynamic_shapes import report as dynamic_shapes_report
+from . import parameters as external_parameters
 
 LEVELS = ("torch", "mlc", "linalg", "vmfb")
 TORCH_TO_MLC = [
@@ -26,6 +29,14 @@ TORCH_TO_MLC = [
     "cse",
 ]
 STRUCTURE = ("mlc.constant", "mlc.fusion_group", "mlc.yield")
+
+
+def torch_to_mlc(allow_fallback: bool) -> list[str]:
+    """TORCH_TO_MLC, or with the ops mlc cannot convert lowered by torch-mlir (mlc-lower-torch-fallback)."""
+    if not allow_fallback:
+        return TORCH_TO_MLC
+    return [TORCH_TO_MLC[0], "mlc-convert-torch-to-mlc{allow-fallback=true}", "mlc-lower-torch-fallback",
+            *TORCH_TO_MLC[2:]]
 
 
 def print_ir(module: ir.Operation) -> str:
@@ -80,8 +91,9 @@ def run_stage(stage: str, elements: list, module: ir.Operation, report: dict) ->
 
 
 def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pipeline, report: dict, levels=None,
-          target_options=None):
+          target_options=None, allow_fallback=False, params=None):
     """Runs the stages after `start` up to `stop`; returns the executable when `stop` is "vmfb".
+    With `params` (a path), the large weights go to a parameter archive there, not into the executable.
 
     The "mlc" level is the optimized graph: conversion from torch, then the
     pipeline's graph passes.
@@ -93,7 +105,9 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
             levels[level] = print_ir(module)
 
     if order(start) < order("mlc") <= order(stop):
-        run_stage("torch to mlc", TORCH_TO_MLC, module, report)
+        run_stage("torch to mlc", torch_to_mlc(allow_fallback), module, report)
+        if allow_fallback:
+            report["fallback"] = fallback_ops(report)
         report["ops"]["after import"] = count_ops(module)
     if order(start) < order("linalg") and order("mlc") <= order(stop) and pipeline.passes:
         run_stage(f"{pipeline.name} graph passes", pipeline.passes, module, report)
@@ -108,6 +122,8 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
     if stop != "vmfb":
         return None
     chosen = targets.get(target)
+    if params is not None:
+        external_parameters.export(module, params, report)
     begin = time.perf_counter()
     artifact = chosen.compile(module, targets.check_options(chosen, target_options or {}))
     report["stages"].append({"stage": f"compile for {target}", "seconds": round(time.perf_counter() - begin, 4)})
@@ -140,15 +156,18 @@ def resolve_pipeline(opt_level=2, pipeline=None) -> pipelines.Pipeline:
 
 
 def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeline=None, dynamic_shapes=None,
-                  target_options=None) -> Compiled:
+                  target_options=None, allow_fallback=False, external_params=False) -> Compiled:
     """See `mlc.compile`."""
     targets.check_options(targets.get(target), target_options or {})
+    params, owned = external_parameters.resolve(external_params, targets.get(target))
     pipeline = resolve_pipeline(opt_level, pipeline)
     start = time.perf_counter()
     program, module = import_model(model, example_args, dynamic_shapes=dynamic_shapes)
     report = new_report(target, pipeline)
+    report["dynamic shapes"] = dynamic_shapes_report(program, dynamic_shapes, model)
     levels = {"torch": print_ir(module)}
     artifact = lower(module, start="torch", stop="vmfb", target=target, pipeline=pipeline, report=report,
-                     levels=levels, target_options=target_options)
+                     levels=levels, target_options=target_options, allow_fallback=allow_fallback, params=params)
     report["seconds"] = round(time.perf_counter() - start, 3)
-    return Compiled(program=program, ir_levels=levels, artifact=artifact, target=target, report=report)
+    return Compiled(program=program, ir_levels=levels, artifact=artifact, target=target, report=report,
+                    parameters=params, owns_parameters=owned)

@@ -1,5 +1,10 @@
 """`Compiled`: what `mlc.compile` returns. Call it like the model."""
 
+import os
+import shutil
+import weakref
+from pathlib import Path
+
 import numpy as np
 import torch
 import torch.utils._pytree as pytree
@@ -11,13 +16,18 @@ from . import targets
 class Compiled:
     """A model compiled by mlc: callable, with its IR at each level and its executable."""
 
-    def __init__(self, *, program, ir_levels: dict[str, str], artifact: bytes, target: str, report: dict):
+    def __init__(self, *, program, ir_levels: dict[str, str], artifact: bytes, target: str, report: dict,
+                 parameters: str | None = None, owns_parameters: bool = False):
         self._program = program
         self._ir = ir_levels
         self.artifact = artifact
         self.target = target
         self.report = report
-        self._main = targets.get(target).load(artifact)
+        self.parameters = parameters  # the IREE parameter archive holding the large weights, if any
+        if owns_parameters:
+            weakref.finalize(self, os.remove, parameters)
+        load = targets.get(target).load
+        self._main = load(artifact) if parameters is None else load(artifact, parameters=parameters)
         self._out_spec = program.call_spec.out_spec  # call_spec builds a namedtuple type per access
         self._expected = [spec for spec in program.graph_signature.input_specs if spec.kind.name == "USER_INPUT"]
         self._example = [node.meta["val"] for node in program.graph.nodes
@@ -36,10 +46,16 @@ class Compiled:
             raise UserError(f"target '{self.target}' builds no .vmfb")
         return self.artifact
 
-    def save(self, path) -> None:
-        """Writes the executable (a .vmfb for IREE's targets, which `iree-run-module` runs)."""
+    def save(self, path, params=None) -> None:
+        """Writes the executable (a .vmfb for IREE's targets, which `iree-run-module` runs).
+        With external parameters, also the archive: to `params`, by default `path` with the
+        suffix .irpa (run both with `iree-run-module --module=m.vmfb --parameters=model=m.irpa`)."""
         with open(path, "wb") as file:
             file.write(self.artifact)
+        if self.parameters is not None:
+            params = Path(params) if params is not None else Path(path).with_suffix(".irpa")
+            if not (params.exists() and params.samefile(self.parameters)):
+                shutil.copyfile(self.parameters, params)
 
     def __call__(self, *args):
         arrays = [self._check(i, arg) for i, arg in enumerate(self._flat_args(args))]

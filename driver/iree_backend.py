@@ -6,6 +6,7 @@ resource blobs). IREE is handed linalg on tensors, the level below mlc.
 
 import functools
 import io
+import json
 import re
 import subprocess
 import tempfile
@@ -19,6 +20,7 @@ import numpy as np
 from torch_mlir import ir
 
 from ..errors import UserError
+from . import parameters as external_parameters
 from . import targets
 
 TARGET_FLAGS = {
@@ -61,13 +63,29 @@ def _compiler_diagnostics(error: Exception) -> str:
     return "\n".join(lines[:10]) or str(error).strip().splitlines()[0]
 
 
-def compile_to_vmfb(module: ir.Operation, target: str, extra_flags=()) -> bytes:
+class Executable(bytes):
+    """A `.vmfb`, with the statistics IREE's scheduler gave while compiling it
+    (dispatch and executable counts), which are cheap to keep and slow to recover
+    from the file: disassembling it prints every weight."""
+
+    statistics: dict = {}
+
+
+def compile_to_vmfb(module: ir.Operation, target: str, extra_flags=()) -> Executable:
     """Compiles linalg-on-tensors to an IREE executable for `target`."""
-    try:
-        flags = TARGET_FLAGS.get(target, []) + list(extra_flags)
-        return iree.compiler.compile_str(to_bytecode(module), extra_args=flags)
-    except iree.compiler.CompilerToolError as error:
-        raise UserError(f"IREE failed to compile for {target}:\n{_compiler_diagnostics(error)}") from None
+    with tempfile.TemporaryDirectory() as directory:
+        statistics_file = Path(directory) / "statistics.json"
+        flags = TARGET_FLAGS.get(target, []) + list(extra_flags) + [
+            "--iree-scheduling-dump-statistics-format=json",
+            f"--iree-scheduling-dump-statistics-file={statistics_file}",
+        ]
+        try:
+            executable = Executable(iree.compiler.compile_str(to_bytecode(module), extra_args=flags))
+        except iree.compiler.CompilerToolError as error:
+            raise UserError(f"IREE failed to compile for {target}:\n{_compiler_diagnostics(error)}") from None
+        if statistics_file.exists():
+            executable.statistics = json.loads(statistics_file.read_text()).get("stream-aggregate", {})
+    return executable
 
 
 _DISPATCH_CALL = "vm.call.variadic @hal.command_buffer.dispatch"
@@ -75,18 +93,21 @@ _KERNEL_NAME = re.compile(rb"(\w+?)_dispatch_(\d+)")
 
 
 def _dump_module(vmfb: bytes) -> str:
-    """The VM program of an executable, as `iree-dump-module` prints it."""
+    """The VM program of an executable, as `iree-dump-module` disassembles it."""
     tool = Path(iree._runtime_libs.__file__).parent / "iree-dump-module"
     with tempfile.NamedTemporaryFile(suffix=".vmfb") as file:
         file.write(vmfb)
         file.flush()
-        return subprocess.run([str(tool), file.name], capture_output=True, text=True, check=True).stdout
+        # disassembly only: the full dump prints every weight, minutes for a large model
+        command = [str(tool), "--output=disassembly", file.name]
+        return subprocess.run(command, capture_output=True, text=True, check=True).stdout
 
 
 def dispatch_count(vmfb: bytes) -> int:
     """How many dispatches (kernel launches) one call of the program issues: its
     dispatch call sites. Identical kernels share code but are separate dispatches."""
-    return _dump_module(vmfb).count(_DISPATCH_CALL)
+    recorded = getattr(vmfb, "statistics", {}).get("execution", {}).get("dispatch-count")
+    return recorded if recorded is not None else _dump_module(vmfb).count(_DISPATCH_CALL)
 
 
 def kernel_count(vmfb: bytes) -> int:
@@ -95,17 +116,20 @@ def kernel_count(vmfb: bytes) -> int:
     return len(set(_KERNEL_NAME.findall(module)))
 
 
-def load(vmfb: bytes, target: str):
-    """The module's `main` function, loaded into an IREE runtime context."""
+def load(vmfb: bytes, target: str, parameters=None):
+    """The module's `main` function, loaded into an IREE runtime context (with the
+    parameter archive at `parameters` served to it, if given)."""
     config = iree.runtime.Config(RUNTIME_DRIVERS[target])
     context = iree.runtime.SystemContext(config=config)
+    if parameters is not None:
+        context.add_vm_module(external_parameters.io_module(context.instance, parameters))
     context.add_vm_module(iree.runtime.VmModule.copy_buffer(context.instance, vmfb))
     return context.modules.module["main"]
 
 
-def host_function(vmfb: bytes, target: str):
+def host_function(vmfb: bytes, target: str, parameters=None):
     """`main` as a function from numpy arrays to a list of numpy arrays."""
-    main = load(vmfb, target)
+    main = load(vmfb, target, parameters)
 
     def call(*arrays):
         results = main(*arrays)
@@ -120,8 +144,9 @@ targets.register(targets.Target(
     description="IREE for this machine's CPU (host features, e.g. AVX-512)",
     needs="an x86-64 or AArch64 CPU",
     compile=lambda module, options: compile_to_vmfb(module, "llvm-cpu"),
-    load=lambda vmfb: host_function(vmfb, "llvm-cpu"),
+    load=lambda vmfb, parameters=None: host_function(vmfb, "llvm-cpu", parameters),
     can_run=lambda: (True, ""),
+    external_params=True,
 ))
 
 
@@ -178,7 +203,7 @@ def _read_back(device, results) -> list[np.ndarray]:
     return arrays
 
 
-def _device_function(vmfb: bytes, target: str):
+def _device_function(vmfb: bytes, target: str, parameters=None):
     """`main` on the target's GPU driver, as a function from numpy arrays to numpy arrays.
     `.driver` and `.device` say where it runs (there is no fallback to the CPU). Without
     such a device the executable still compiles and saves; calling it raises."""
@@ -189,6 +214,8 @@ def _device_function(vmfb: bytes, target: str):
         return unavailable
     device = iree.runtime.get_device(RUNTIME_DRIVERS[target])
     context = iree.runtime.SystemContext(config=iree.runtime.Config(device=device))
+    if parameters is not None:
+        context.add_vm_module(external_parameters.io_module(context.instance, parameters))
     context.add_vm_module(iree.runtime.VmModule.copy_buffer(context.instance, vmfb))
     main = context.modules.module["main"]
 
@@ -272,8 +299,9 @@ targets.register(targets.Target(
     description="IREE for any Vulkan device via SPIR-V (float64 refused; int64 exact)",
     needs="a Vulkan 1.1+ driver (libvulkan1; lavapipe in mesa-vulkan-drivers runs on the CPU)",
     compile=_compile_vulkan,
-    load=lambda vmfb: _device_function(vmfb, "vulkan-spirv"),
+    load=lambda vmfb, parameters=None: _device_function(vmfb, "vulkan-spirv", parameters),
     can_run=TARGETS_CAN_RUN["vulkan-spirv"],
+    external_params=True,
     options=("vulkan-target",),
 ))
 targets.register(targets.Target(
@@ -281,7 +309,8 @@ targets.register(targets.Target(
     description="IREE for NVIDIA GPUs via PTX (option cuda-sm, default 80; 90 for Hopper)",
     needs="an NVIDIA GPU and its driver (libcuda.so)",
     compile=_compile_cuda,
-    load=lambda vmfb: _device_function(vmfb, "cuda"),
+    load=lambda vmfb, parameters=None: _device_function(vmfb, "cuda", parameters),
     can_run=TARGETS_CAN_RUN["cuda"],
+    external_params=True,
     options=("cuda-sm",),
 ))

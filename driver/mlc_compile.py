@@ -2,6 +2,7 @@
 
     mlc-compile model.py:Net --input-shape 1x3x224x224xf32 -o net.vmfb
     mlc-compile model.py:Net --input-shape 8x64xf32 --emit=mlc
+    mlc-compile model.py:Net --input-shape 1x128xi64 -o net.vmfb --params net.irpa
     mlc-compile exported.pt2 -o net.vmfb
     mlc-compile graph.mlir --emit=linalg
 """
@@ -13,7 +14,7 @@ from torch_mlir import ir
 
 from ..dialects import make_context
 from ..errors import UserError
-from . import diagnostics, model_loading, source, targets, torch_import
+from . import coverage, diagnostics, dynamic_shapes, model_loading, parameters, source, targets, torch_import
 from .cli import ArgumentParser, run_tool, write_output
 from .compile import LEVELS, detect_level, lower, new_report, resolve_pipeline
 
@@ -23,13 +24,24 @@ def _argument_parser() -> ArgumentParser:
     parser.add_argument("model", nargs="?", help="file.py:ClassOrFactory, an ExportedProgram .pt2, or an .mlir file")
     parser.add_argument("--input-shape", action="append", default=[], metavar="DIMSxDTYPE",
                         help="an example input, e.g. 1x3x224x224xf32 (repeat per input; .py models only)")
-    parser.add_argument("--target", default="llvm-cpu", help="what to compile for (see --list-targets)")
+    parser.add_argument("--dynamic-dim", action="append", default=[], metavar="INPUT:DIM[=NAME]",
+                        help="make size DIM of input INPUT dynamic (.py models), e.g. 0:0=batch 0:1=seq; "
+                             "sizes sharing a NAME are equal; --report says which torch.export specialized")
+    parser.add_argument("--target", help="what to compile for (see --list-targets; default llvm-cpu)")
     parser.add_argument("--list-targets", action="store_true", help="list the targets, what they need, and whether they run here")
     parser.add_argument("--cuda-sm", type=int, metavar="N", help="the CUDA compute capability for --target cuda, e.g. 80 or 90")
-    parser.add_argument("--emit", choices=LEVELS, default="vmfb", help="stop at this level and write it")
+    parser.add_argument("--emit", choices=LEVELS, help="stop at this level and write it (default vmfb)")
     parser.add_argument("-o", dest="output", default=None, help="output file (text levels default to stdout)")
     parser.add_argument("-O", dest="opt_level", type=int, choices=(0, 1, 2), default=2,
                         help="optimization level: -O0 lowering only, -O1 folding, -O2 (default) BN folding, layout, fusion")
+    parser.add_argument("--allow-fallback", action="store_true",
+                        help="lower the torch ops mlc cannot convert with torch-mlir's own lowering instead of failing")
+    parser.add_argument("--params", metavar="FILE.irpa",
+                        help="keep the large weights out of the .vmfb, in an IREE parameter archive "
+                             "(run with iree-run-module --parameters=model=FILE.irpa)")
+    parser.add_argument("--coverage", action="store_true",
+                        help="print per torch op type whether it converts, lowers, and compiles for each target "
+                             "(or --target), then stop; --report writes it as JSON")
     parser.add_argument("--report", metavar="FILE",
                         help="write each pass's statistics and time, op and dispatch counts as JSON ('-' for stdout)")
     return parser
@@ -37,6 +49,8 @@ def _argument_parser() -> ArgumentParser:
 
 def _load(args) -> tuple[ir.Operation, str]:
     """The module to compile and its level."""
+    if not args.model.endswith(".py") and ".py:" not in args.model and args.dynamic_dim:
+        raise UserError("--dynamic-dim applies to Python models only; .pt2 and .mlir files have their shapes")
     if args.model.endswith(".mlir"):
         if args.input_shape:
             raise UserError("--input-shape applies to Python models only; an .mlir file has its own types")
@@ -56,10 +70,26 @@ def _load(args) -> tuple[ir.Operation, str]:
             raise UserError("a Python model needs --input-shape for each input, e.g. --input-shape 1x3x224x224xf32")
         model = model_loading.load_python_model(args.model)
         inputs = tuple(model_loading.example_input(*model_loading.parse_input_shape(s)) for s in args.input_shape)
-        program = torch_import.export(model, inputs)
+        dynamic = dynamic_shapes.parse_flags(args.dynamic_dim, len(inputs))
+        program = torch_import.export(model, inputs, dynamic)
+        args.dynamic_shapes_report = dynamic_shapes.report(program, dynamic, model)
     else:
         raise UserError(f"cannot tell what '{args.model}' is: expected file.py:Name, a .pt2 or an .mlir file")
     return torch_import.import_program(program, make_context()).operation, "torch"
+
+
+def _coverage(args) -> int:
+    """--coverage: what mlc does with each op type of the model, checked before compiling it."""
+    for flag, value in (("--emit", args.emit), ("--params", args.params), ("--cuda-sm", args.cuda_sm)):
+        if value is not None:
+            raise UserError(f"--coverage checks each target with its default options and writes no IR or executable: "
+                            f"drop {flag}")
+    module, level = _load(args)
+    report = coverage.module_coverage(module, [args.target] if args.target else None, level=level)
+    write_output(str(report) + "\n", args.output)
+    if args.report:
+        write_output(json.dumps(report.to_dict(), indent=2) + "\n", args.report)
+    return 0
 
 
 def _main(argv) -> int:
@@ -69,17 +99,26 @@ def _main(argv) -> int:
         return 0
     if args.model is None:
         raise UserError("no model given: mlc-compile MODEL (file.py:Name, .pt2 or .mlir)")
+    if args.coverage:
+        return _coverage(args)
+    args.target, args.emit = args.target or "llvm-cpu", args.emit or "vmfb"
     target_options = {"cuda-sm": args.cuda_sm} if args.cuda_sm is not None else {}
     targets.check_options(targets.get(args.target), target_options)
     if args.emit == "vmfb" and args.output in (None, "-"):
         raise UserError("the executable is binary: name an output file with -o model.vmfb")
+    if args.params is not None:
+        if args.emit != "vmfb":
+            raise UserError(f"--params applies to --emit=vmfb only (at --emit={args.emit} the weights stay in the IR)")
+        parameters.check(targets.get(args.target), args.params)
     module, level = _load(args)
     if LEVELS.index(level) > LEVELS.index(args.emit):
         raise UserError(f"the input is already at level '{level}', below --emit={args.emit}")
     pipeline = resolve_pipeline(args.opt_level)
     report = {**new_report(args.target, pipeline), "input level": level}
+    if getattr(args, "dynamic_shapes_report", None) is not None:
+        report["dynamic shapes"] = args.dynamic_shapes_report
     vmfb = lower(module, start=level, stop=args.emit, target=args.target, pipeline=pipeline, report=report,
-                 target_options=target_options)
+                 target_options=target_options, allow_fallback=args.allow_fallback, params=args.params)
     if args.emit == "vmfb":
         write_output(vmfb, args.output)
     else:

@@ -25,6 +25,7 @@ class Target:
     is_iree: bool = True  # the artifact is a .vmfb (dispatch counts, iree-run-module)
     options: tuple[str, ...] = ()  # target options it accepts, e.g. ("cuda-sm",)
     dispatch_regions: bool = True  # takes mlc's fusion groups as IREE dispatch regions
+    external_params: bool = False  # can keep large weights in an IREE parameter archive (load(artifact, parameters=path))
 
 
 TARGETS: dict[str, Target] = {}

@@ -9,11 +9,13 @@ need them.
 
 import contextlib
 import logging
+import warnings
 
 import torch
 from torch_mlir import ir, passmanager
 from torch_mlir.extras.fx_importer import TORCH_DTYPE_TO_MLIR_TYPE, FxImporter, FxImporterHooks
 
+from ..dialects import make_context
 from ..errors import UserError
 from ..passes import constant_values
 from ..passes.convert_torch_to_mlc import unsupported_report
@@ -44,13 +46,67 @@ def _quiet_fake_tensor_log():
 
 
 def export(model: torch.nn.Module, example_args: tuple, dynamic_shapes=None) -> torch.export.ExportedProgram:
-    """torch.export, with its failures turned into a UserError that names the cause."""
+    """torch.export, functionalized (in-place ops such as `relu_` become `relu`;
+    the empty table decomposes nothing else), with its failures turned into a
+    UserError that names the cause."""
     try:
         with _quiet_fake_tensor_log():
-            return torch.export.export(model, tuple(example_args), dynamic_shapes=dynamic_shapes, strict=False)
+            program = torch.export.export(model, tuple(example_args), dynamic_shapes=dynamic_shapes, strict=False)
+            with warnings.catch_warnings():  # torch's own deprecation notices, not the user's
+                warnings.simplefilter("ignore", FutureWarning)
+                program = _decompose_unknown_ops(program.run_decompositions({}))
     except Exception as error:  # torch.export raises many types; each is the user's model's problem
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise UserError(f"torch.export failed: {type(error).__name__}: {first_line}") from error
+    _restore_batch_norm(program.graph_module)
+    return program
+
+
+def _unknown_ops(program: torch.export.ExportedProgram, context: ir.Context) -> set:
+    """The ATen ops of a program that torch-mlir has no op for."""
+    targets = {node.target for node in program.graph.nodes if isinstance(node.target, torch._ops.OpOverload)}
+    return {op for op in targets if not context.is_registered_operation(_mlir_op_name(op))}
+
+
+def _mlir_op_name(op: torch._ops.OpOverload) -> str:
+    """The torch-mlir name of an ATen overload, as the FX importer spells it."""
+    namespace, _, name = op._schema.name.partition("::")
+    overload = f".{op._schema.overload_name}" if op._schema.overload_name else ""
+    return f"torch.{namespace}.{name}{overload}"
+
+
+def _decompose_unknown_ops(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
+    """Composite ops torch-mlir does not know (GPT-2's `aten.diff`) are broken into
+    ones it does, with PyTorch's own decompositions; every other op stays whole."""
+    context = make_context()
+    table = torch.export.default_decompositions()
+    for _ in range(4):  # a decomposition may itself use an op that needs one
+        unknown = {op: table[op] for op in _unknown_ops(program, context) if op in table}
+        if not unknown:
+            break
+        program = program.run_decompositions(unknown)
+    return program
+
+
+def _restore_batch_norm(graph_module: torch.fx.GraphModule) -> None:
+    """Functionalization turns an eval-mode `batch_norm` into
+    `_native_batch_norm_legit_no_training`, which torch-mlir does not know;
+    this puts `batch_norm` back, which mlc converts whole (and folds)."""
+    graph = graph_module.graph
+    legit = torch.ops.aten._native_batch_norm_legit_no_training.default
+    for node in list(graph.nodes):
+        if node.target is not legit or any(user.args[1] != 0 for user in node.users):
+            continue
+        x, weight, bias, mean, var, momentum, eps = node.args
+        with graph.inserting_before(node):
+            whole = graph.call_function(torch.ops.aten.batch_norm.default,
+                                        (x, weight, bias, mean, var, False, momentum, eps, False))
+        whole.meta = {**node.meta, "val": node.meta["val"][0]}
+        for user in list(node.users):
+            user.replace_all_uses_with(whole)
+            graph.erase_node(user)
+        graph.erase_node(node)
+    graph_module.recompile()
 
 
 class WeightsByReference(FxImporterHooks):
@@ -75,7 +131,7 @@ class WeightsByReference(FxImporterHooks):
         attribute = self._attributes.get(id(literal))
         if attribute is None:
             array = literal.detach().contiguous().numpy()
-            type_ = ir.RankedTensorType.get(list(literal.shape), TORCH_DTYPE_TO_MLIR_TYPE[literal.dtype]())
+            type_ = ir.RankedTensorType.get(list(literal.shape), _signless(TORCH_DTYPE_TO_MLIR_TYPE[literal.dtype]()))
             name = self._names.get(id(literal), "constant")
             attribute = ir.DenseResourceElementsAttr.get_from_buffer(array, name, type_)
             constant_values.register(attribute, array)  # constant folding reads weights from here
@@ -84,10 +140,33 @@ class WeightsByReference(FxImporterHooks):
         return ir.Operation.create("torch.vtensor.literal", results=[result_type], attributes={"value": attribute}).result
 
 
+@contextlib.contextmanager
+def _non_persistent_buffers_in_state_dict(program: torch.export.ExportedProgram):
+    """torch.export keeps non-persistent buffers (BERT's `position_ids`) in
+    `constants`, but the frozen importer looks every buffer up in `state_dict`."""
+    state_dict = program.state_dict
+    added = [name for name in program.graph_signature.non_persistent_buffers if name not in state_dict]
+    state_dict.update({name: program.constants[name] for name in added})
+    try:
+        yield
+    finally:
+        for name in added:
+            del state_dict[name]
+
+
+def _signless(element_type: ir.Type) -> ir.Type:
+    """Builtin tensors (and so mlc constants) hold signless integers; the signedness
+    stays in the torch type (`si64`)."""
+    if isinstance(element_type, ir.IntegerType) and not element_type.is_signless:
+        return ir.IntegerType.get_signless(element_type.width)
+    return element_type
+
+
 def import_program(program: torch.export.ExportedProgram, context: ir.Context, func_name: str = "main") -> ir.Module:
     """Imports an ExportedProgram and lowers it to torch-mlir's backend contract."""
     importer = FxImporter(context=context, hooks=WeightsByReference(program))
-    importer.import_frozen_program(program, func_name=func_name)
+    with _non_persistent_buffers_in_state_dict(program):
+        importer.import_frozen_program(program, func_name=func_name)
     module = importer.module
     _reject_unknown_ops(module.operation)
     with context:

@@ -3,6 +3,7 @@
 from .registry import PASSES, Pass, PassFailure, create, register
 from . import convert_layout  # noqa: E402,F401  (registers the pass)
 from . import convert_torch_to_mlc  # noqa: E402,F401  (registers the pass)
+from . import lower_torch_fallback  # noqa: E402,F401  (registers the pass)
 from . import form_dispatch_regions, fuse  # noqa: E402,F401
 from . import fold_batchnorm  # noqa: E402,F401  (registers the pass)
 from . import lower_to_linalg  # noqa: E402,F401  (registers the pass)

@@ -6,7 +6,7 @@ transpose in, the op in the target layout (a conv's weight permuted by an mlc.tr
 that fold-constants folds), a transpose out. Then each transpose out sinks through
 layout-agnostic ops (elementwise, cast, batch_norm, reductions with keepdim) until it
 meets a transpose in and both cancel. A transpose sinks only when every user of it
-takes it, so sinking never adds one. Every rewrite is exact: only the order in which
+takes it, now or once its other operands have, so sinking never adds one. Every rewrite is exact: only the order in which
 elements are stored changes, never the arithmetic.
 """
 
@@ -128,9 +128,34 @@ def sink_plan(op, permutation) -> list | None:
     return plans + [lambda v=v: v for v in op.operands[len(plans):]]
 
 
-def takes(user, permutation) -> bool:
-    """Whether `user` of a transpose by `permutation` absorbs it: cancels it or sinks it."""
-    return is_transpose(user, inverse(permutation)) or sink_plan(user, permutation) is not None
+def takes(user, permutation, assumed=frozenset()) -> bool:
+    """Whether `user` of a transpose by `permutation` absorbs it: cancels it, sinks it
+    now, or will sink it once its other operands have taken the transpose too."""
+    return (is_transpose(user, inverse(permutation)) or sink_plan(user, permutation) is not None
+            or will_take(user, permutation, assumed))
+
+
+def will_take(op, permutation, assumed=frozenset()) -> bool:
+    """Whether `op` can sink the transpose once the ops producing its other operands
+    have: hardswish's `x * relu6(x + 3) / 6` uses the transposed x twice, and neither
+    use could sink alone. `assumed` holds the ops being decided (a cycle holds)."""
+    if op in assumed:
+        return True
+    operands = layout_operands(op)
+    if operands is None or op.results[0].type.rank != len(permutation):
+        return False
+    assumed = assumed | {op}
+    for value in operands:
+        if untransposed_operand(value, permutation) is not None:
+            continue
+        if isinstance(value.owner, ir.Block):
+            return False
+        producer = value.owner.operation
+        if not will_take(producer, permutation, assumed):
+            return False
+        if not all(takes(use.owner.operation, permutation, assumed) for use in value.uses):
+            return False
+    return True
 
 
 @register

@@ -5,9 +5,17 @@ IREE honours dispatch regions present in its input instead of forming its own.
 The flow dialect is not registered in torch-mlir's context, so the regions are
 created as unregistered ops there; IREE reads them, by name, as its own.
 Runs after `mlc-lower-to-linalg{keep-fusion-groups=true}`.
+
+A region whose result has dynamic sizes must name them with values from outside
+it; they are traced back through destination operands and `tensor.empty` to the
+group's inputs and rebuilt before the region. A group whose sizes cannot be
+traced is inlined instead, and IREE forms its dispatches.
 """
 
 from torch_mlir import ir
+from torch_mlir.dialects import arith, tensor
+
+from ..dialects.op_base import DYNAMIC
 
 from .registry import Pass, register
 
@@ -18,14 +26,84 @@ def _groups(module: ir.Operation) -> list[ir.Operation]:
     return found
 
 
-def _dispatch_region(group: ir.Operation) -> None:
+class Untraceable(Exception):
+    """A dynamic size computed in a way the tracing does not follow."""
+
+
+def _inside(value: ir.Value, body: ir.Block) -> bool:
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        return owner == body
+    op = owner.operation
+    while op is not None:
+        if op.parent is not None and op.block == body:
+            return True
+        op = op.parent
+    return False
+
+
+def _size_outside(value: ir.Value, dim: int, body: ir.Block) -> ir.Value:
+    """Dimension `dim` of `value` (made in the group), as a value built before the group."""
+    if not _inside(value, body):
+        return tensor.dim(value, arith.constant(ir.IndexType.get(), dim))
+    op = value.owner.operation
+    outputs = getattr(op.opview, "outputs", None)
+    if outputs is not None and len(outputs) > 0:  # destination style: the result has its init's sizes
+        return _size_outside(outputs[ir.OpResult(value).result_number], dim, body)
+    if op.name == "tensor.empty":
+        position = sum(1 for s in value.type.shape[:dim] if s == DYNAMIC)
+        return _hoist(op.operands[position], body)
+    raise Untraceable(op.name)
+
+
+def _hoist(value: ir.Value, body: ir.Block) -> ir.Value:
+    """An index value of the group, rebuilt before it from values outside."""
+    if not _inside(value, body):
+        return value
+    op = value.owner.operation
+    if op.name == "tensor.dim":
+        index = op.operands[1].owner.operation
+        if index.name != "arith.constant":
+            raise Untraceable("tensor.dim with a dynamic index")
+        return _size_outside(op.operands[0], ir.IntegerAttr(index.attributes["value"]).value, body)
+    if op.name.startswith(("arith.", "affine.apply")) and len(op.results) == 1:
+        clone = op.clone()
+        for i, operand in enumerate(op.operands):
+            clone.operands[i] = _hoist(operand, body)
+        return clone.results[0]
+    raise Untraceable(op.name)
+
+
+def _result_sizes(group: ir.Operation, yielded: ir.Value) -> list[ir.Value]:
+    body = group.regions[0].blocks[0]
+    with ir.InsertionPoint(group), group.location:
+        return [_size_outside(yielded, d, body) for d, s in enumerate(yielded.type.shape) if s == DYNAMIC]
+
+
+def _inline(group: ir.Operation) -> None:
     body = group.regions[0].blocks[0]
     terminator = body.operations[len(body.operations) - 1]
+    for op in list(body.operations)[:-1]:
+        op.move_before(group)
+    group.results[0].replace_all_uses_with(terminator.operands[0])
+    group.erase()
+
+
+def _dispatch_region(group: ir.Operation) -> bool:
+    """Replaces the group with a dispatch region; False (and inlines it) if its sizes can't be traced."""
+    body = group.regions[0].blocks[0]
+    terminator = body.operations[len(body.operations) - 1]
+    try:
+        sizes = _result_sizes(group, terminator.operands[0])
+    except Untraceable:
+        _inline(group)
+        return False
     with ir.InsertionPoint(group), group.location:
         region = ir.Operation.create(
             "flow.dispatch.region",
             results=[group.results[0].type],
-            attributes={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([0, 0])},
+            operands=sizes,
+            attributes={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([len(sizes), 0])},
             regions=2,  # the body, and the (empty) workgroup-count region
         )
         block = region.regions[0].blocks.append()
@@ -35,6 +113,7 @@ def _dispatch_region(group: ir.Operation) -> None:
         op.move_before(returned)
     group.results[0].replace_all_uses_with(region.results[0])
     group.erase()
+    return True
 
 
 @register
@@ -48,5 +127,4 @@ class FormDispatchRegions(Pass):
         if groups:
             module.context.allow_unregistered_dialects = True
         for group in groups:
-            _dispatch_region(group)
-            self.count("dispatch regions")
+            self.count("dispatch regions" if _dispatch_region(group) else "groups inlined (untraceable dynamic sizes)")

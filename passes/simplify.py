@@ -109,14 +109,14 @@ def reshape_of_reshape(op):
     result_type = _result_type(op)
     if inner is None or not _at_most_one_dynamic(result_type):
         return None
-    if inner.input.type == result_type:
+    if inner.input.type == result_type and not list(op.sizes):
         return inner.input
-    return shape_ops.ReshapeOp(inner.input, result_type).result
+    return shape_ops.ReshapeOp(inner.input, list(op.sizes), result_type).result
 
 
 def identity_reshape(op):
     type_ = _result_type(op)
-    return op.input if op.input.type == type_ and _at_most_one_dynamic(type_) else None
+    return op.input if op.input.type == type_ and _at_most_one_dynamic(type_) and not list(op.sizes) else None
 
 
 def _converts_exactly(source: ir.Type, target: ir.Type) -> bool:

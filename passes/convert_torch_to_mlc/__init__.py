@@ -10,13 +10,17 @@ its family (elementwise, compute, normalization, reduction, shape, data).
 """
 
 import collections
+import dataclasses
 import os
 import re
 
 from torch_mlir import ir, rewrite
 
 from ..registry import Pass, PassFailure, register
-from . import compute, data, elementwise, normalization, reduction, shape  # noqa: F401 (registers patterns)
+from . import (  # noqa: F401 (registers patterns)
+    arithmetic, assertions, composite_reduction, compute, data, elementwise, indexing, normalization, reduction, resampling,
+    scan, shape,
+)
 from .patterns import CONVERSIONS, make_pattern
 
 # Scalars and lists that conversions read; they die with the ops that used them.
@@ -54,11 +58,11 @@ def op_name(op: ir.Operation) -> str:
     return op.name
 
 
-def unsupported_report(ops: list[ir.Operation], reasons: dict[str, str]) -> str:
+def unsupported_report(ops: list[ir.Operation], reasons: dict[str, str], missing: str = "no conversion to mlc") -> str:
     by_name = collections.defaultdict(list)
     for op in ops:
         by_name[op_name(op)].append(source_line(op.location))
-    lines = [f"{len(ops)} torch op(s) of {len(by_name)} kind(s) have no conversion to mlc:"]
+    lines = [f"{len(ops)} torch op(s) of {len(by_name)} kind(s) have {missing}:"]
     width = max(len(name) for name in by_name)
     for name, places in sorted(by_name.items(), key=lambda item: (-len(item[1]), item[0])):
         unique = list(dict.fromkeys(places))
@@ -67,24 +71,52 @@ def unsupported_report(ops: list[ir.Operation], reasons: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
+# Integer arithmetic on sizes, which torch-mlir does not mark pure: with dynamic
+# shapes, `view(x, [size(x, 0) * size(x, 1), 256])` leaves them once the view,
+# which mlc reads from its result type, is converted.
+SHAPE_ARITHMETIC = (
+    "torch.aten.size.int", "torch.aten.mul.int", "torch.aten.add.int", "torch.aten.sub.int",
+    "torch.aten.floordiv.int", "torch.aten.neg.int", "torch.aten.sym_size.int", "torch.aten.Int.Tensor",
+    "torch.prim.ListConstruct",
+)
+
+
+def _erase_dead_shape_arithmetic(module: ir.Operation) -> None:
+    dead = []
+    module.walk(lambda op: (dead.append(op) if op.name in SHAPE_ARITHMETIC or op.name.startswith("torch.constant.")
+                            else None) or ir.WalkResult.ADVANCE)
+    for op in reversed(dead):  # users come after their operands
+        if all(len(list(result.uses)) == 0 for result in op.results):
+            op.erase()
+
+
 @register
 class ConvertTorchToMlc(Pass):
     """Converts torch ops (backend contract, builtin-tensor signatures) into mlc ops."""
 
     name = "mlc-convert-torch-to-mlc"
+    allow_fallback: bool = dataclasses.field(
+        default=False,
+        metadata={"help": "leave unconvertible torch ops for mlc-lower-torch-fallback instead of failing"},
+    )
 
     def run(self, module):
         failures: dict = {}
         patterns = rewrite.RewritePatternSet()
-        for op_name, conversion in CONVERSIONS.items():
-            patterns.add(op_name, make_pattern(conversion, failures))
+        for torch_name, conversion in CONVERSIONS.items():
+            patterns.add(torch_name, make_pattern(conversion, failures))
         before = collections.Counter(op.name for op in torch_ops(module))
         rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
+        _erase_dead_shape_arithmetic(module)
         remaining = torch_ops(module)
         after = collections.Counter(op.name for op in remaining)
         for name, count in before.items():
             if count - after.get(name, 0):
                 self.count(name, count - after.get(name, 0))
-        if remaining:
-            remaining[0].location.emit_error(unsupported_report(remaining, failures))
+        if remaining and self.allow_fallback:
+            for name, count in collections.Counter(op_name(op) for op in remaining).items():
+                self.count(f"left for fallback: {name}", count)
+        elif remaining:
+            hint = "\n  (allow_fallback=True, or mlc-compile --allow-fallback, lowers them with torch-mlir instead)"
+            remaining[0].location.emit_error(unsupported_report(remaining, failures) + hint)
             raise PassFailure()

@@ -6,6 +6,8 @@ from ...dialects import compute_ops, elementwise_ops, reduction_ops, shape_ops
 from ...dialects.op_base import DYNAMIC
 from .attributes import boolean, i64, i64_array, string, tensor_type
 from .patterns import NotConvertible, converts
+from .resampling import adaptive_avg_pool
+from .sizes import dim, merged_shape
 from .values import reshape
 
 
@@ -20,23 +22,33 @@ def matmul(lhs, rhs, result_type, bias=None):
     """mlc.matmul in the forms kernels take, [M,K]x[K,N] or [B,M,K]x[B,K,N]: other
     ranks are reshaped here, in the graph, so that no reshape lands inside a
     fused kernel (IREE's CPU code generation rejects those). A bias over the last
-    axis is added before reshaping back, so it fuses with the matmul."""
+    axis is added before reshaping back, so it fuses with the matmul. Dynamic
+    sizes are computed from the operands'."""
     lhs_shape, rhs_shape = list(lhs.type.shape), list(rhs.type.shape)
     element_type = result_type.element_type
-    if len(lhs_shape) > 2 and len(rhs_shape) == 2 and DYNAMIC not in lhs_shape[:-1]:
-        rows = math.prod(lhs_shape[:-1])
-        flat = reshape(lhs, [rows, lhs_shape[-1]])
-        product_type = tensor_type([rows, rhs_shape[-1]], element_type)
-        product = _plus_bias(compute_ops.MatmulOp(flat, rhs, product_type).result, bias)
-        return reshape(product, result_type.shape)
-    if len(lhs_shape) > 3 and lhs_shape[:-2] == rhs_shape[:-2] and DYNAMIC not in lhs_shape[:-2]:
-        batch = math.prod(lhs_shape[:-2])
-        product_type = tensor_type([batch, lhs_shape[-2], rhs_shape[-1]], element_type)
+    rank = len(lhs_shape)
+    if rank > 2 and len(rhs_shape) == 2:
+        flat_shape, flat_sizes = merged_shape(lhs, [range(rank - 1), [rank - 1]])
+        product_type = tensor_type([flat_shape[0], rhs_shape[-1]], element_type)
+        product = compute_ops.MatmulOp(reshape(lhs, flat_shape, flat_sizes), rhs, product_type).result
+        return reshape(_plus_bias(product, bias), result_type.shape, _result_sizes(result_type, lhs, rhs))
+    if rank > 3 and lhs_shape[:-2] == rhs_shape[:-2] and len(rhs_shape) == rank:
+        groups = [range(rank - 2), [rank - 2], [rank - 1]]
+        lhs_flat, lhs_sizes = merged_shape(lhs, groups)
+        rhs_flat, rhs_sizes = merged_shape(rhs, groups)
+        product_type = tensor_type([lhs_flat[0], lhs_flat[1], rhs_flat[2]], element_type)
         product = compute_ops.MatmulOp(
-            reshape(lhs, [batch] + lhs_shape[-2:]), reshape(rhs, [batch] + rhs_shape[-2:]), product_type
+            reshape(lhs, lhs_flat, lhs_sizes), reshape(rhs, rhs_flat, rhs_sizes), product_type
         ).result
-        return reshape(_plus_bias(product, bias), result_type.shape)
+        return reshape(_plus_bias(product, bias), result_type.shape, _result_sizes(result_type, lhs, rhs))
     return _plus_bias(compute_ops.MatmulOp(lhs, rhs, result_type).result, bias)
+
+
+def _result_sizes(result_type, lhs, rhs) -> list:
+    """The dynamic sizes of a matmul's result: lhs's but the last, then rhs's last."""
+    rank = result_type.rank
+    sources = [(lhs, d) for d in range(rank - 1)] + [(rhs, rhs.type.rank - 1)]
+    return [dim(value, d) for (value, d), size in zip(sources, result_type.shape) if size == DYNAMIC]
 
 
 def _plus_bias(value, bias):
@@ -112,12 +124,15 @@ def avg_pool2d(op):
 
 @converts("torch.aten.adaptive_avg_pool2d")
 def adaptive_avg_pool2d(op):
-    """Global pooling is a mean; an exact divisor of the input is a plain average pool."""
+    """Global pooling is a mean; an exact divisor of the input is a plain average pool;
+    other sizes are weighted gathers (see resampling.adaptive_avg_pool)."""
     input_type = op.operand_type(0)
     out_h, out_w = op.ints(1)
     in_h, in_w = input_type.shape[-2:]
-    if input_type.rank != 4 or in_h % out_h or in_w % out_w:
-        raise NotConvertible("adaptive_avg_pool2d whose output does not divide the input")
+    if input_type.rank != 4:
+        raise NotConvertible("unbatched adaptive_avg_pool2d input")
+    if in_h % out_h or in_w % out_w:  # windows of varying size: one axis at a time
+        return adaptive_avg_pool(adaptive_avg_pool(op.tensor(0), 3, out_w), 2, out_h)
     if (out_h, out_w) == (1, 1):
         return reduction_ops.ReduceMeanOp(op.tensor(0), i64_array([2, 3]), boolean(True), op.result_type()).result
     kernel = [in_h // out_h, in_w // out_w]

@@ -20,6 +20,10 @@ def _per_channel(op, index, fill, channels, element_type):
 def batch_norm(op):
     if op.bool(5):
         raise NotConvertible("batch_norm in training mode (call model.eval() first)")
+    return _inference_batch_norm(op, epsilon=op.float(7))
+
+
+def _inference_batch_norm(op, epsilon):
     if op.is_none(3) or op.is_none(4):
         raise NotConvertible("batch_norm without running statistics")
     input_type = op.operand_type(0)
@@ -27,7 +31,7 @@ def batch_norm(op):
     scale = _per_channel(op, 1, 1.0, channels, element_type)
     offset = _per_channel(op, 2, 0.0, channels, element_type)
     return normalization_ops.BatchNormOp(
-        op.tensor(0), scale, offset, op.tensor(3), op.tensor(4), i64(1), f64(op.float(7)), op.result_type()
+        op.tensor(0), scale, offset, op.tensor(3), op.tensor(4), i64(1), f64(epsilon), op.result_type()
     ).result
 
 

@@ -53,6 +53,16 @@ def _defining_op(value: ir.Value):
     return None if isinstance(owner, ir.Block) else owner
 
 
+def as_builtin(value: ir.Value) -> ir.Value:
+    """A `!torch.vtensor` value as a builtin tensor (through `torch_c.to_builtin_tensor`)."""
+    producer = _defining_op(value)
+    if producer is not None and producer.name == "torch_c.from_builtin_tensor":
+        return producer.operands[0]
+    return ir.Operation.create(
+        "torch_c.to_builtin_tensor", results=[builtin_tensor_type(value.type)], operands=[value]
+    ).result
+
+
 class TorchOp:
     """A torch op as a conversion sees it: typed access to its operands and results."""
 
@@ -64,13 +74,7 @@ class TorchOp:
     # --- tensors ---
     def tensor(self, index: int) -> ir.Value:
         """Operand `index` as a builtin tensor (through `torch_c.to_builtin_tensor`)."""
-        value = self.op.operands[index]
-        producer = _defining_op(value)
-        if producer is not None and producer.name == "torch_c.from_builtin_tensor":
-            return producer.operands[0]
-        return ir.Operation.create(
-            "torch_c.to_builtin_tensor", results=[builtin_tensor_type(value.type)], operands=[value]
-        ).result
+        return as_builtin(self.op.operands[index])
 
     def result_type(self, index: int = 0) -> ir.RankedTensorType:
         return builtin_tensor_type(self.op.results[index].type)

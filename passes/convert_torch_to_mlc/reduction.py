@@ -2,7 +2,8 @@
 
 from ...dialects import reduction_ops
 from .attributes import boolean, i64_array
-from .patterns import NotConvertible, converts
+from .patterns import converts
+from .values import cast_to
 
 REDUCTIONS = {
     "torch.aten.mean.dim": reduction_ops.ReduceMeanOp,
@@ -14,8 +15,10 @@ REDUCTIONS = {
 
 @converts(*REDUCTIONS)
 def reduce(op):
-    if len(op.op.operands) > 3 and not op.is_none(3):
-        raise NotConvertible("reduction with a dtype argument")
+    """The input is first cast to the result's type: torch sums bools and ints into
+    int64, and a `dtype` argument names the type to reduce in."""
     rank = op.operand_type(0).rank
     axes = list(range(rank)) if op.is_none(1) else op.ints(1) or list(range(rank))
-    return REDUCTIONS[op.name](op.tensor(0), i64_array(axes), boolean(op.bool(2)), op.result_type()).result
+    result_type = op.result_type()
+    x = cast_to(op.tensor(0), result_type.element_type)
+    return REDUCTIONS[op.name](x, i64_array(axes), boolean(op.bool(2)), result_type).result

@@ -5,16 +5,42 @@ from ...dialects import shape_ops
 from ...dialects.op_base import DYNAMIC
 from .attributes import f64, i64, i64_array, tensor_type
 from .patterns import NotConvertible, converts
+from .sizes import element_count_of_dims, view_sizes
 from .values import reshape
 
 
-@converts(
-    "torch.aten.view", "torch.aten.reshape", "torch.aten._unsafe_view", "torch.aten.flatten.using_ints",
-    "torch.aten.unflatten.int", "torch.aten.unsqueeze", "torch.aten.squeeze.dim", "torch.aten.squeeze",
-)
+@converts("torch.aten.unsqueeze", "torch.aten.squeeze.dim", "torch.aten.squeeze")
 def reshape_family(op):
     """All of these keep the row-major order; torch already inferred the result shape."""
     return reshape(op.tensor(0), op.result_type().shape)
+
+
+@converts("torch.aten.flatten.using_ints")
+def flatten(op):
+    """A reshape; a flattened size that is dynamic is the product of the input's."""
+    source, shape = op.tensor(0), op.result_type().shape
+    if DYNAMIC not in shape:
+        return reshape(source, shape)
+    rank = max(source.type.rank, 1)
+    start, end = op.int(1) % rank, op.int(2) % rank
+    sizes = []
+    for d, size in enumerate(shape):
+        if size == DYNAMIC:
+            first, last = (start, end) if d == start else (d, d) if d < start else (d + end - start,) * 2
+            sizes.append(element_count_of_dims(source, range(first, last + 1)))
+    return reshape(source, shape, sizes)
+
+
+@converts("torch.aten.view", "torch.aten.reshape", "torch.aten._unsafe_view", "torch.aten.unflatten.int")
+def view(op):
+    """As the reshapes above; dynamic result sizes are computed from torch's size list."""
+    shape = op.result_type().shape
+    source = op.tensor(0)
+    if DYNAMIC not in shape:
+        return reshape(source, shape)
+    if op.name == "torch.aten.unflatten.int":
+        return reshape(source, shape)
+    return reshape(source, shape, view_sizes(op.op.operands[1], source, shape))
 
 
 @converts("torch.aten.contiguous", "torch.aten.clone", "torch.aten.detach", "torch.aten.alias")
@@ -52,7 +78,12 @@ def expand(op):
 
 
 def _slice_bounds(size, start, end, step):
-    """torch's clamping of slice bounds, with negative indices from the end."""
+    """torch's clamping of slice bounds, with negative indices from the end. On a
+    dynamic size, bounds must count from the start; a limit of `?` means the end."""
+    if size == DYNAMIC:
+        if (start or 0) < 0 or (end is not None and end < 0):
+            raise NotConvertible("a slice from the end of a dynamic dimension")
+        return start or 0, DYNAMIC if end is None or end >= 2**62 else end, step
     start = 0 if start is None else start + size if start < 0 else start
     end = size if end is None else end + size if end < 0 else end
     return max(0, min(start, size)), max(0, min(end, size)), step
@@ -65,7 +96,7 @@ def slice_(op):
     start = None if op.is_none(2) else op.int(2)
     end = None if op.is_none(3) else op.int(3)
     lo, hi, step = _slice_bounds(input_type.shape[dim], start, end, op.int(4))
-    hi = max(hi, lo)
+    hi = hi if hi == DYNAMIC else max(hi, lo)
     starts, limits, strides = [0] * input_type.rank, list(input_type.shape), [1] * input_type.rank
     starts[dim], limits[dim], strides[dim] = lo, hi, step
     return shape_ops.SliceOp(op.tensor(0), i64_array(starts), i64_array(limits), i64_array(strides), op.result_type()).result
@@ -117,6 +148,14 @@ def embedding(op):
 def index_select(op):
     rank = op.operand_type(0).rank
     return shape_ops.GatherOp(op.tensor(0), op.tensor(2), i64(op.int(1) % rank), op.result_type()).result
+
+
+@converts("torch.aten.gather")
+def gather(op):
+    if op.bool(3):
+        raise NotConvertible("gather with sparse_grad")
+    rank = op.operand_type(0).rank
+    return shape_ops.TakeAlongAxisOp(op.tensor(0), op.tensor(2), i64(op.int(1) % rank), op.result_type()).result
 
 
 @converts("torch.aten.constant_pad_nd")

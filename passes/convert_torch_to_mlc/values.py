@@ -24,10 +24,11 @@ def cast_to(value: ir.Value, element_type: ir.Type) -> ir.Value:
     return data_ops.CastOp(value, tensor_type(value.type.shape, element_type)).result
 
 
-def reshape(value: ir.Value, shape) -> ir.Value:
-    if list(value.type.shape) == list(shape):
+def reshape(value: ir.Value, shape, sizes=()) -> ir.Value:
+    """`value` viewed as `shape`; `sizes` are index values for its dynamic sizes (see mlc.reshape)."""
+    if list(value.type.shape) == list(shape) and not sizes:
         return value
-    return shape_ops.ReshapeOp(value, tensor_type(shape, value.type.element_type)).result
+    return shape_ops.ReshapeOp(value, list(sizes), tensor_type(shape, value.type.element_type)).result
 
 
 def resolve_shape(sizes, input_shape) -> list[int]:

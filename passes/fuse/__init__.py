@@ -43,7 +43,8 @@ def build_graph(ops: list[ir.Operation]) -> Graph:
     for op in ops:
         users = {index.get(use.owner.operation, SINK) for result in op.results for use in result.uses}
         successors.append(sorted(users))
-    return Graph([kind_of(op) for op in ops], successors)
+    shapes = [tuple(op.results[0].type.shape) for op in ops]
+    return Graph([kind_of(op) for op in ops], successors, shapes)
 
 
 def emit_group(members: list[ir.Operation]) -> ir.Operation:

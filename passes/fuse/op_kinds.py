@@ -30,7 +30,7 @@ KINDS = {
         OpKind.BROADCAST,
     ),
     **dict.fromkeys(
-        ["mlc.reshape", "mlc.transpose", "mlc.slice", "mlc.concat", "mlc.pad", "mlc.gather"],
+        ["mlc.reshape", "mlc.transpose", "mlc.slice", "mlc.pad", "mlc.gather", "mlc.take_along_axis"],
         OpKind.INJECTIVE,
     ),
     **dict.fromkeys(
@@ -41,6 +41,10 @@ KINDS = {
         ["mlc.matmul", "mlc.conv2d", "mlc.max_pool2d", "mlc.avg_pool2d"],
         OpKind.OUT_ELEMENTWISE_FUSABLE,
     ),
+    # Injective in TVM's terms, but lowered to slices inserted into one buffer, which
+    # IREE's CPU code generation cannot vectorize together with other ops (ViT's
+    # class token: "operations with large vector sizes"). It runs alone.
+    "mlc.concat": OpKind.OPAQUE,
 }
 
 

@@ -19,6 +19,7 @@ SINK = -1
 class Graph:
     kinds: list[OpKind]
     successors: list[list[int]]  # SINK (-1) for uses outside the graph
+    shapes: list[tuple] | None = None  # result shapes; None: all alike
 
 
 def post_dominators(graph: Graph) -> list[int]:
@@ -85,8 +86,12 @@ def _can_fuse(groups: _Groups, graph: Graph, node: int, dominator: int, phase: i
     target = kind_of(dominator)
     kind = kind_of(node)
     if kind == OpKind.OUT_ELEMENTWISE_FUSABLE:
-        # conv/matmul absorb a chain of elementwise and broadcast consumers.
-        return phase == 0 and max(inner + [target]) <= OpKind.BROADCAST
+        # conv/matmul absorb a chain of elementwise and broadcast consumers over
+        # their own iteration space: a consumer that stretches the result (a
+        # squeeze-excite scale) would make IREE recompute the conv per element.
+        same_space = graph.shapes is None or all(
+            graph.shapes[n] == graph.shapes[node] for n in _paths_between(graph, node, dominator) + [dominator])
+        return phase == 0 and max(inner + [target]) <= OpKind.BROADCAST and same_space
     if kind <= OpKind.BROADCAST:
         # into any fusable consumer, through injective ops only
         return target != OpKind.OPAQUE and all(k <= OpKind.INJECTIVE for k in inner)

@@ -12,7 +12,7 @@ import dataclasses
 from torch_mlir import ir
 
 from ..registry import Pass, PassFailure, register
-from . import compute, data, elementwise, normalization, reduction, shape
+from . import bitwise, compute, data, elementwise, indexing, normalization, reduction, scan, shape
 from .builders import Unsupported
 from .fusion import inline_fusion_groups
 
@@ -23,6 +23,9 @@ LOWERINGS = {
     **normalization.LOWERINGS,
     **shape.LOWERINGS,
     **data.LOWERINGS,
+    **bitwise.LOWERINGS,
+    **indexing.LOWERINGS,
+    **scan.LOWERINGS,
 }
 
 

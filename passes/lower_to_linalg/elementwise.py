@@ -44,7 +44,43 @@ UNARY = {
     "ceil": (math.ceil, None),
     # torch computes silu as x / (1 + e^-x)
     "silu": (lambda x: arith.divf(x, arith.addf(_c(x, 1), math.exp(arith.negf(x)))), None),
+    "log1p": (math.log1p, None),
+    "expm1": (math.expm1, None),
+    "log2": (math.log2, None),
+    "log10": (lambda x: arith.mulf(math.log(x), _c(x, 1 / pymath.log(10))), None),  # IREE has no log10f
+    "tan": (math.tan, None),
+    "asin": (math.asin, None),
+    "acos": (math.acos, None),
+    "atan": (math.atan, None),
+    "sinh": (math.sinh, None),
+    "cosh": (math.cosh, None),
+    "round": (math.roundeven, None),
+    "trunc": (math.trunc, None),
+    "sign": (lambda x: _sign(x, arith.cmpf, arith.CmpFPredicate.OGT, arith.CmpFPredicate.OLT, x),
+             lambda x: _sign(x, arith.cmpi, arith.CmpIPredicate.sgt, arith.CmpIPredicate.slt, _c(x, 0))),
 }
+
+
+def _sign(x, compare, greater, less, otherwise):
+    """1 where x > 0, -1 where x < 0, else `otherwise` (x itself for floats: zeros and NaN stay)."""
+    negative_or_other = arith.select(compare(less, x, _c(x, 0)), _c(x, -1), otherwise)
+    return arith.select(compare(greater, x, _c(x, 0)), _c(x, 1), negative_or_other)
+
+
+def _floored(remainder, rhs, compare, zero_eq, less, add):
+    """torch.remainder from C's truncated remainder: where it is nonzero and its
+    sign differs from the divisor's, add the divisor once."""
+    nonzero = compare(zero_eq, remainder, _c(remainder, 0))
+    signs_differ = arith.xori(compare(less, remainder, _c(remainder, 0)), compare(less, rhs, _c(rhs, 0)))
+    return arith.select(arith.andi(nonzero, signs_differ), add(remainder, rhs), remainder)
+
+
+def _remainder_float(x, y):
+    return _floored(arith.remf(x, y), y, arith.cmpf, arith.CmpFPredicate.UNE, arith.CmpFPredicate.OLT, arith.addf)
+
+
+def _remainder_int(x, y):
+    return _floored(arith.remsi(x, y), y, arith.cmpi, arith.CmpIPredicate.ne, arith.CmpIPredicate.slt, arith.addi)
 
 
 def _pow(x, y):
@@ -88,6 +124,10 @@ BINARY = {
     "pow": (_pow, _ipow),
     "maximum": (arith.maximumf, arith.maxsi),
     "minimum": (arith.minimumf, arith.minsi),
+    "fmod": (arith.remf, arith.remsi),
+    "remainder": (_remainder_float, _remainder_int),
+    "floor_div": (lambda x, y: math.floor(arith.divf(x, y)), arith.floordivsi),
+    "atan2": (math.atan2, None),
 }
 
 # On bools (i1, unsigned) max and min are `or` and `and`.

@@ -1,5 +1,5 @@
 """Reductions -> a `linalg.generic` with reduction iterators into a filled
-accumulator (0 for sum, -inf for max, +inf for min); mean then divides by the
+accumulator (0 for sum, -inf for max, +inf for min, 1 for product); mean then divides by the
 number of reduced elements. `keepdim` re-inserts the reduced dimensions as
 size-1 ones with `tensor.expand_shape`.
 """
@@ -17,6 +17,7 @@ COMBINERS = {
     "reduce_mean": (0.0, arith.addf, None, None),
     "reduce_max": (-math.inf, arith.maximumf, arith.maxsi, arith.ori),
     "reduce_min": (math.inf, arith.minimumf, arith.minsi, arith.andi),
+    "reduce_prod": (1.0, arith.mulf, arith.muli, arith.andi),
 }
 
 

@@ -18,6 +18,7 @@ from .builders import (
     expand,
     generic,
     identity,
+    index,
     pad,
     sizes,
 )
@@ -28,16 +29,22 @@ from .builders import (
 def reassociation(source: list[int], target: list[int]) -> list[list[int]] | None:
     """Groups of consecutive `source` dims whose products are the `target` dims
     (len(source) >= len(target)); None when the reshape is no pure collapse.
-    A dynamic dimension must map one-to-one onto a dynamic one."""
+    A dynamic dimension must map one-to-one onto a dynamic one (with unit ones)."""
     groups, d = [], 0
     for size in target:
         if d == len(source):
             return None
         group, product = [d], source[d]
         d += 1
-        if DYNAMIC in (size, product):
-            if size != product:
+        if size == DYNAMIC:
+            while product == 1 and d < len(source):  # unit dimensions before it join its group
+                group.append(d)
+                product = source[d]
+                d += 1
+            if product != DYNAMIC:
                 return None
+        elif product == DYNAMIC:
+            return None
         else:
             while product < size and d < len(source) and source[d] != DYNAMIC:
                 group.append(d)
@@ -67,6 +74,11 @@ def _expanded_sizes(value, shape, groups):
 def _lower_reshape(op):
     x = op.input
     source, target = list(x.type.shape), list(op.result.type.shape)
+    given = list(op.sizes)
+    if given:  # sizes a view computed: through one dimension, which trusts nothing to the types
+        flat = collapse(x, [list(range(len(source)))])
+        dynamic = iter(given)
+        return expand(flat, [next(dynamic) if s == DYNAMIC else s for s in target], [list(range(len(target)))])
     if source == target:
         return x
     if len(source) >= len(target) and (groups := reassociation(source, target)) is not None:
@@ -146,9 +158,15 @@ def _lower_concat(op):
 
 
 def _lower_slice(op):
+    """One `tensor.extract_slice`; a dynamic result size is ceil((size - start) / stride)."""
     start, stride = i64_array(op, "start"), i64_array(op, "stride")
     result_type = op.result.type
-    return tensor.extract_slice(result_type, op.input, [], [], [], start, result_type.shape, stride)
+    input_sizes = sizes(op.input)
+    dynamic = [
+        arith.ceildivsi(arith.subi(input_sizes[d], index(start[d])), index(stride[d]))
+        for d, size in enumerate(result_type.shape) if size == DYNAMIC
+    ]
+    return tensor.extract_slice(result_type, op.input, [], dynamic, [], start, result_type.shape, stride)
 
 
 def _lower_gather(op):
@@ -169,6 +187,21 @@ def _lower_gather(op):
     return generic([indices], init, maps, [PARALLEL] * rank, body)
 
 
+def _lower_take_along_axis(op):
+    """result[i, j, k] = input[i, indices[i, j, k], k] (axis 1), one generic over the indices."""
+    x, indices = op.input, op.indices
+    axis = normalize_axis(int_attr(op, "axis"), x.type.rank)
+    rank = x.type.rank
+    init = empty(sizes(indices), x.type.element_type)
+
+    def body(position, _):
+        where = [linalg.IndexOp(d).result for d in range(rank)]
+        where[axis] = arith.index_cast(ir.IndexType.get(), position)
+        return tensor.extract(x, where)
+
+    return generic([indices], init, [identity(rank), identity(rank)], [PARALLEL] * rank, body)
+
+
 def _lower_pad(op):
     return pad(op.input, i64_array(op, "low"), i64_array(op, "high"), float_attr(op, "value"))
 
@@ -180,5 +213,6 @@ LOWERINGS = {
     "mlc.concat": _lower_concat,
     "mlc.slice": _lower_slice,
     "mlc.gather": _lower_gather,
+    "mlc.take_along_axis": _lower_take_along_axis,
     "mlc.pad": _lower_pad,
 }

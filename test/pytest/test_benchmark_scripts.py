@@ -30,3 +30,12 @@ def test_cpu_variants_agree_with_eager():
     rows = [line.split("|") for line in table.splitlines() if line.startswith("| cnn ")]
     assert len(rows) == 3
     assert all(float(row[5]) < 1e-4 for row in rows)  # max abs error against eager
+
+
+def test_large_weights_smoke():
+    table = run(BENCHMARKS / "large_weights.py", "--smoke")
+    rows = {line.split("|")[1].strip(): line.split("|") for line in table.splitlines() if line.startswith("| ")}
+    for variant in ("mlc O2 external params", "mlc O2 inline", "torch-mlir -> IREE"):
+        assert "fails" not in rows[variant][2]
+        assert float(rows[variant][11]) < 1e-4  # max relative error against eager
+    assert float(rows["mlc O2 external params"][10]) > 1  # archive MiB: the weights left the .vmfb

@@ -1,0 +1,74 @@
+"""Ops that compute positions: argmax and argmin along an axis, and argsort.
+
+Their results are integer tensors of indices into the input, which
+`mlc.take_along_axis` or `mlc.gather` then read through.
+"""
+
+from typing import Any
+
+from torch_mlir import ir
+from torch_mlir.dialects import ext
+from torch_mlir.dialects.ext import Operand, Result
+
+from .op_base import MlcOp, VerifyError, bool_attr, expect_shape, int_attr, is_integer, normalize_axis, ranked
+from .reduction_ops import reduced_shape
+
+
+def expect_index_result(op) -> None:
+    element_type = ranked(op.result, "result").element_type
+    if not is_integer(element_type) or ir.IntegerType(element_type).width == 1:
+        raise VerifyError(f"result must hold integer indices, got {element_type}")
+
+
+class ArgReductionOp(MlcOp):
+    """Base of argmax and argmin: the index along `axis` of the extreme element;
+    the first one among ties, and the first NaN if there is one (as torch)."""
+
+    def verify(self):
+        input_type = ranked(self.input, "input")
+        if input_type.rank == 0:
+            raise VerifyError("input must have rank >= 1, got rank 0")
+        axis = normalize_axis(int_attr(self, "axis"), input_type.rank)
+        expect_shape(self.result, reduced_shape(input_type.shape, [axis], bool_attr(self, "keepdim")), "result")
+        expect_index_result(self)
+
+
+class ArgmaxOp(ArgReductionOp, name="argmax", traits=[ext.Pure]):
+    """The index of the largest element along `axis` (torch.argmax, the indices of torch.max(x, dim))."""
+
+    input: Operand[ir.RankedTensorType]
+    axis: ir.IntegerAttr
+    keepdim: Any
+    result: Result[ir.RankedTensorType]
+
+
+class ArgminOp(ArgReductionOp, name="argmin", traits=[ext.Pure]):
+    """The index of the smallest element along `axis` (torch.argmin, the indices of torch.min(x, dim))."""
+
+    input: Operand[ir.RankedTensorType]
+    axis: ir.IntegerAttr
+    keepdim: Any
+    result: Result[ir.RankedTensorType]
+
+
+class ArgsortOp(MlcOp, name="argsort", traits=[ext.Pure]):
+    """The indices that sort `input` along `axis`, ascending or (`descending`)
+    descending; stable, so equal elements keep their order.
+
+    The sorted values are `mlc.take_along_axis(input, argsort, axis)`; topk is a
+    slice of both.
+    """
+
+    input: Operand[ir.RankedTensorType]
+    axis: ir.IntegerAttr
+    descending: Any
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        input_type = ranked(self.input, "input")
+        if input_type.rank == 0:
+            raise VerifyError("input must have rank >= 1, got rank 0")
+        normalize_axis(int_attr(self, "axis"), input_type.rank)
+        bool_attr(self, "descending")
+        expect_shape(self.result, input_type.shape, "result")
+        expect_index_result(self)

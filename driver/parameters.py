@@ -1,0 +1,162 @@
+"""External parameters: large weights go to an IREE parameter archive (`.irpa`), not the `.vmfb`.
+
+Inline, every weight is copied into the bytecode handed to IREE, again inside the
+compiler, and again into the executable: peak memory is several times the model.
+With an archive, mlc writes the weights straight from their numpy arrays and hands
+IREE a module whose large constants are parameter references, as IREE spells them:
+
+    util.global private @"param.fc1.weight" = #stream.parameter.named<"model"::"fc1.weight"> : tensor<...>
+    %w = util.global.load @"param.fc1.weight" : tensor<...>
+
+util and stream are not registered in torch-mlir's context, so these are built as
+unregistered ops and an opaque attribute; IREE reads them, by name, as its own.
+At run time an `io_parameters` module serves the archive under the scope "model",
+as `iree-run-module --parameters=model=weights.irpa` does.
+"""
+
+import os
+import tempfile
+import time
+import uuid
+
+import iree.runtime
+import numpy as np
+from torch_mlir import ir
+
+from ..errors import UserError
+from ..passes import constant_values
+from .targets import TARGETS as target_registry
+
+SCOPE = "model"
+# Smaller constants (biases, norm scales, shape tensors) stay in the module: they
+# cost the .vmfb little, and IREE can still fold them.
+MIN_BYTES = 4096
+GLOBAL_PREFIX = "param."
+
+
+def _large_weights(module: ir.Operation, min_bytes: int) -> list[tuple[ir.Operation, str]]:
+    """(arith.constant, resource name) for each `dense_resource` constant of at least `min_bytes`."""
+    found = []
+
+    def visit(op):
+        if op.name == "arith.constant":
+            name = constant_values.resource_name(op.attributes["value"])
+            type_ = op.results[0].type
+            dtype = constant_values.dtype_of(type_)
+            if name is not None and dtype is not None and np.prod(type_.shape) * dtype.itemsize >= min_bytes:
+                found.append((op, name))
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    return found
+
+
+def _array(op: ir.Operation, name: str) -> np.ndarray:
+    type_ = op.results[0].type
+    # TODO(constant_values): make this lookup public (it reads the resource table
+    # that the importer and the constant folder fill, or the printed blobs).
+    array = constant_values._resource_value(op, name, type_, constant_values.dtype_of(type_))
+    if array is None:
+        raise UserError(f"the bytes of weight '{name}' are unknown, so it cannot go to a parameter archive")
+    return array
+
+
+def _declare_global(module: ir.Operation, key: str, type_: ir.Type) -> str:
+    """A `util.global` at the top of the module whose value is parameter `key`; returns its symbol."""
+    symbol = GLOBAL_PREFIX + key
+    value = ir.Attribute.parse(f'#stream.parameter.named<"{SCOPE}"::"{_escape(key)}"> : {type_}')
+    body = module.regions[0].blocks[0]
+    with ir.InsertionPoint.at_block_begin(body), ir.Location.unknown():
+        ir.Operation.create("util.global", attributes={
+            "sym_name": ir.StringAttr.get(symbol),
+            "sym_visibility": ir.StringAttr.get("private"),
+            "type": ir.TypeAttr.get(type_),
+            "initial_value": value,
+        })
+    return symbol
+
+
+def _escape(key: str) -> str:
+    return key.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def externalize(module: ir.Operation, min_bytes: int = MIN_BYTES) -> dict[str, np.ndarray]:
+    """Turns each large weight constant of a linalg-level module into a load of a
+    parameter global; returns the weights by parameter key (the resource name,
+    which is the torch state_dict name for imported weights)."""
+    module.context.allow_unregistered_dialects = True
+    arrays, symbols = {}, {}
+    for op, key in _large_weights(module, min_bytes):
+        type_ = op.results[0].type
+        if key not in symbols:
+            arrays[key] = _array(op, key)
+            with module.context:
+                symbols[key] = _declare_global(module, key, type_)
+        with ir.InsertionPoint(op), op.location:
+            load = ir.Operation.create("util.global.load", results=[type_],
+                                       attributes={"global": ir.FlatSymbolRefAttr.get(symbols[key])})
+        op.results[0].replace_all_uses_with(load.results[0])
+        op.erase()
+    return arrays
+
+
+def check_writable(path) -> None:
+    """Fails early, before compiling, if the archive cannot be written at `path`."""
+    directory = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path) or not os.path.isdir(directory) or not os.access(directory, os.W_OK):
+        raise UserError(f"cannot write the parameter archive '{path}': "
+                        + ("it is a directory" if os.path.isdir(path) else "its directory does not exist or is not writable"))
+
+
+def write_archive(arrays: dict[str, np.ndarray], path) -> None:
+    """Writes the arrays as an IREE parameter archive, straight from their memory."""
+    index = iree.runtime.ParameterIndex()
+    for key, array in arrays.items():
+        index.add_buffer(key, np.ascontiguousarray(array))
+    try:
+        index.create_archive_file(str(path))
+    except Exception as error:  # IREE raises its own status errors for I/O failures
+        raise UserError(f"could not write the parameter archive '{path}': {error}") from None
+
+
+def io_module(instance, path):
+    """The `io_parameters` VM module that serves the archive at `path` (memory-mapped)
+    under the scope the compiled module asks for. Add it before the program's module."""
+    index = iree.runtime.ParameterIndex()
+    index.load(str(path))
+    return iree.runtime.create_io_parameters_module(instance, index.create_provider(scope=SCOPE))
+
+
+def export(module: ir.Operation, path, report: dict, min_bytes: int = MIN_BYTES) -> None:
+    """Moves the module's large weights into an archive at `path`; notes what moved in `report`."""
+    begin = time.perf_counter()
+    arrays = externalize(module, min_bytes)
+    write_archive(arrays, path)
+    report["stages"].append({"stage": "parameter archive", "seconds": round(time.perf_counter() - begin, 4)})
+    report["parameters"] = {"archive": str(path), "count": len(arrays),
+                            "bytes": int(sum(array.nbytes for array in arrays.values()))}
+
+
+def check(target, path) -> None:
+    """Fails early, before compiling, if `target` cannot load an archive or `path` cannot be written."""
+    if not target.external_params:
+        able = ", ".join(name for name, other in target_registry.items() if other.external_params)
+        raise UserError(f"target '{target.name}' cannot load weights from a parameter archive (external params work on: {able})")
+    if path is not None:
+        check_writable(path)
+
+
+def resolve(external_params, target) -> tuple[str | None, bool]:
+    """(archive path or None, whether it is a temporary file the Compiled owns) for
+    `mlc.compile(..., external_params=True | "weights.irpa" | False)`."""
+    if external_params is False or external_params is None:
+        return None, False
+    if external_params is True:
+        check(target, None)
+        # Created only when the archive is written, after lowering: a model that fails
+        # to import or lower leaves no file behind.
+        return os.path.join(tempfile.gettempdir(), f"mlc-{uuid.uuid4().hex}.irpa"), True
+    if not isinstance(external_params, (str, os.PathLike)):
+        raise UserError(f"external_params must be True, False or a path to an .irpa file, got {external_params!r}")
+    check(target, external_params)
+    return os.fspath(external_params), False

@@ -1,0 +1,161 @@
+"""torch's remaining elementwise arithmetic -> mlc: remainders, rounding
+divisions, atan2, reversed forms (rsub, scalar ** tensor), tensor clamp
+bounds, logical and bitwise ops, and isfinite.
+
+Operands are first cast to the result's element type (torch's type promotion
+has already chosen it), so every mlc op sees one element type.
+"""
+
+import math
+
+from torch_mlir import ir
+
+from ...dialects import bitwise_ops as bw
+from ...dialects import elementwise_ops as ew
+from .attributes import string, tensor_type
+from .patterns import NotConvertible, converts
+from .values import cast_to, splat
+
+BOOL = "i1"
+
+
+def _operands(op, element_type):
+    """Operands 0 and 1 as tensors of `element_type`; a Scalar operand 1 becomes a 0-d constant."""
+    lhs = cast_to(op.tensor(0), element_type)
+    if op.name.endswith("Scalar"):
+        return lhs, splat(op.float(1), element_type)
+    return lhs, cast_to(op.tensor(1), element_type)
+
+
+def _binary(cls, lhs, rhs, element_type):
+    shape = ew.broadcast_shapes(lhs.type.shape, rhs.type.shape)
+    return cls(lhs, rhs, tensor_type(shape, element_type)).result
+
+
+REMAINDERS = {"remainder": ew.RemainderOp, "fmod": ew.FmodOp}
+
+
+@converts(*[f"torch.aten.{name}.{form}" for name in REMAINDERS for form in ("Tensor", "Scalar")])
+def remainder(op):
+    result_type = op.result_type()
+    return REMAINDERS[op.name.split(".")[2]](*_operands(op, result_type.element_type), result_type).result
+
+
+@converts("torch.aten.div.Tensor_mode", "torch.aten.div.Scalar_mode")
+def div_rounding(op):
+    """rounding_mode "floor" is floor_div; "trunc" is integer division as is, trunc(x / y) for floats."""
+    result_type = op.result_type()
+    lhs, rhs = op.tensor(0), op.tensor(1) if op.name.endswith("Tensor_mode") else splat(op.float(1), result_type.element_type)
+    lhs, rhs = cast_to(lhs, result_type.element_type), cast_to(rhs, result_type.element_type)
+    mode = None if op.is_none(2) else op.str(2)
+    if mode == "floor":
+        return ew.FloorDivOp(lhs, rhs, result_type).result
+    quotient = ew.DivOp(lhs, rhs, result_type).result
+    if mode == "trunc" and ew.is_float(result_type.element_type):
+        return ew.TruncOp(quotient, result_type).result
+    return quotient
+
+
+@converts("torch.aten.atan2")
+def atan2(op):
+    result_type = op.result_type()
+    return ew.Atan2Op(*_operands(op, result_type.element_type), result_type).result
+
+
+@converts("torch.aten.rsub.Scalar")
+def rsub(op):
+    """other - alpha * x."""
+    result_type = op.result_type()
+    element_type = result_type.element_type
+    x = cast_to(op.tensor(0), element_type)
+    alpha = 1.0 if op.is_none(2) else op.float(2)
+    if alpha != 1.0:
+        x = ew.MulOp(x, splat(alpha, element_type), tensor_type(x.type.shape, element_type)).result
+    return ew.SubOp(splat(op.float(1), element_type), x, result_type).result
+
+
+@converts("torch.aten.pow.Scalar")
+def pow_scalar_base(op):
+    """scalar ** tensor."""
+    result_type = op.result_type()
+    exponent = cast_to(op.tensor(1), result_type.element_type)
+    return ew.PowOp(splat(op.float(0), result_type.element_type), exponent, result_type).result
+
+
+@converts("torch.aten.clamp.Tensor", "torch.aten.clamp_min.Tensor", "torch.aten.clamp_max.Tensor")
+def clamp_tensor(op):
+    """max(x, min) then min(., max), each bound broadcast; a None bound is skipped."""
+    result_type = op.result_type()
+    element_type = result_type.element_type
+    kind = op.name.split(".")[2]
+    bounds = {"clamp": [(1, ew.MaximumOp), (2, ew.MinimumOp)],
+              "clamp_min": [(1, ew.MaximumOp)], "clamp_max": [(1, ew.MinimumOp)]}[kind]
+    value = cast_to(op.tensor(0), element_type)
+    for index, cls in bounds:
+        if not op.is_none(index):
+            value = _binary(cls, value, cast_to(op.tensor(index), element_type), element_type)
+    if list(value.type.shape) != list(result_type.shape):
+        raise NotConvertible("clamp whose bounds are broader than the input")
+    return value
+
+
+LOGICAL = {"logical_and": bw.BitwiseAndOp, "logical_or": bw.BitwiseOrOp, "logical_xor": bw.BitwiseXorOp}
+
+
+def _as_bool(value):
+    return cast_to(value, ir.IntegerType.get_signless(1))
+
+
+@converts(*[f"torch.aten.{name}" for name in LOGICAL])
+def logical(op):
+    """Both operands as bools (nonzero is true), then and/or/xor on i1."""
+    boolean = ir.IntegerType.get_signless(1)
+    logical_result = _binary(LOGICAL[op.name.split(".")[2]], _as_bool(op.tensor(0)), _as_bool(op.tensor(1)), boolean)
+    return cast_to(logical_result, op.result_type().element_type)
+
+
+@converts("torch.aten.logical_not")
+def logical_not(op):
+    """x == 0, which is also `not` on bools."""
+    x = op.tensor(0)
+    is_zero = _binary_compare(x, splat(0, x.type.element_type), "eq")
+    return cast_to(is_zero, op.result_type().element_type)
+
+
+def _binary_compare(lhs, rhs, predicate):
+    shape = ew.broadcast_shapes(lhs.type.shape, rhs.type.shape)
+    return ew.CompareOp(lhs, rhs, string(predicate), tensor_type(shape, ir.IntegerType.get_signless(1))).result
+
+
+BITWISE = {
+    "bitwise_and": bw.BitwiseAndOp, "bitwise_or": bw.BitwiseOrOp, "bitwise_xor": bw.BitwiseXorOp,
+    "__and__": bw.BitwiseAndOp, "__or__": bw.BitwiseOrOp, "__xor__": bw.BitwiseXorOp,  # `mask_a & mask_b`
+    "__lshift__": bw.ShiftLeftOp, "bitwise_left_shift": bw.ShiftLeftOp,
+    "__rshift__": bw.ShiftRightOp, "bitwise_right_shift": bw.ShiftRightOp,
+}
+
+
+@converts(*[f"torch.aten.{name}.{form}" for name in BITWISE for form in ("Tensor", "Scalar")])
+def bitwise(op):
+    result_type = op.result_type()
+    if ew.is_float(result_type.element_type):
+        raise NotConvertible("bitwise op on floats")
+    return BITWISE[op.name.split(".")[2]](*_operands(op, result_type.element_type), result_type).result
+
+
+@converts("torch.aten.bitwise_not")
+def bitwise_not(op):
+    """x ^ all-ones (for bools, x ^ true)."""
+    result_type = op.result_type()
+    all_ones = 1 if str(result_type.element_type) == BOOL else -1
+    return bw.BitwiseXorOp(op.tensor(0), splat(all_ones, result_type.element_type), result_type).result
+
+
+@converts("torch.aten.isfinite")
+def isfinite(op):
+    """|x| < inf, false for NaN; integers are always finite."""
+    x = op.tensor(0)
+    if not ew.is_float(x.type.element_type):
+        return _binary_compare(x, x, "eq")
+    magnitude = ew.AbsOp(x, x.type).result
+    return _binary_compare(magnitude, splat(math.inf, x.type.element_type), "lt")

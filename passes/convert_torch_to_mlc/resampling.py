@@ -1,0 +1,181 @@
+"""torch's 1-D pooling, uneven adaptive average pooling and interpolation
+(nearest, bilinear) -> mlc.
+
+1-D pooling is 2-D pooling of a height-1 image. The others are separable: along
+each spatial axis, the positions read and their weights depend on the sizes
+only, so they are constants computed here (in float32, as torch computes them)
+and applied by `mlc.gather` (+ mul/add or a reduction).
+"""
+
+import math
+
+import numpy as np
+from torch_mlir import ir
+
+from ...dialects import compute_ops, elementwise_ops as ew, reduction_ops, shape_ops
+from ..constant_values import make_constant
+from .attributes import boolean, i64, i64_array, string, tensor_type
+from .patterns import NotConvertible, converts
+from .values import reshape
+
+
+def _height_one(op, value):
+    """[N, C, L] -> [N, C, 1, L]."""
+    n, c, length = value.type.shape
+    return reshape(value, [n, c, 1, length])
+
+
+def _pool1d_type(op):
+    n, c, length = op.result_type().shape
+    return tensor_type([n, c, 1, length], op.result_type().element_type)
+
+
+@converts("torch.aten.max_pool1d")
+def max_pool1d(op):
+    if op.operand_type(0).rank != 3:
+        raise NotConvertible("unbatched max_pool1d input")
+    (kernel,), (padding,), (dilation,) = op.ints(1), op.ints(3), op.ints(4)
+    stride = (op.ints(2) or [kernel])[0]
+    pooled = compute_ops.MaxPool2dOp(
+        _height_one(op, op.tensor(0)), i64_array([1, kernel]), i64_array([1, stride]), i64_array([0, 0, padding, padding]),
+        i64_array([1, dilation]), boolean(op.bool(5)), string("NCHW"), _pool1d_type(op),
+    ).result
+    return reshape(pooled, op.result_type().shape)
+
+
+@converts("torch.aten.avg_pool1d")
+def avg_pool1d(op):
+    if op.operand_type(0).rank != 3:
+        raise NotConvertible("unbatched avg_pool1d input")
+    (kernel,), (padding,) = op.ints(1), op.ints(3)
+    stride = (op.ints(2) or [kernel])[0]
+    pooled = compute_ops.AvgPool2dOp(
+        _height_one(op, op.tensor(0)), i64_array([1, kernel]), i64_array([1, stride]), i64_array([0, 0, padding, padding]),
+        boolean(op.bool(4)), boolean(op.bool(5)), string("NCHW"), _pool1d_type(op),
+    ).result
+    return reshape(pooled, op.result_type().shape)
+
+
+# --- per-axis resampling by gathers ---------------------------------------------------------
+
+
+def _i64_constant(values, shape):
+    return make_constant(np.asarray(values, dtype=np.int64), tensor_type(shape, ir.IntegerType.get_signless(64)), "positions")
+
+
+def _weights(values, axis, rank, element_type):
+    """Weights of the output positions along `axis`, shaped to broadcast there."""
+    shape = [len(values)] + [1] * (rank - 1 - axis)
+    return make_constant(np.asarray(values, dtype=np.float32).reshape(shape), tensor_type(shape, element_type), "weights")
+
+
+def _gather(value, positions, axis):
+    positions = np.asarray(positions)
+    index = _i64_constant(positions, list(positions.shape))
+    shape = list(value.type.shape[:axis]) + list(positions.shape) + list(value.type.shape[axis + 1 :])
+    return shape_ops.GatherOp(value, index, i64(axis), tensor_type(shape, value.type.element_type)).result
+
+
+def _binary(cls, lhs, rhs):
+    shape = ew.broadcast_shapes(lhs.type.shape, rhs.type.shape)
+    return cls(lhs, rhs, tensor_type(shape, lhs.type.element_type)).result
+
+
+def adaptive_avg_pool(value, axis, out):
+    """Output i averages input[floor(i*n/out) : ceil((i+1)*n/out)]: a gather of
+    [out, widest window] positions (short windows repeat their last one, weight
+    0), times 1/length, summed over the window."""
+    size = value.type.shape[axis]
+    starts = [(i * size) // out for i in range(out)]
+    ends = [-(-((i + 1) * size) // out) for i in range(out)]
+    width = max(e - s for s, e in zip(starts, ends))
+    positions = [[min(s + k, e - 1) for k in range(width)] for s, e in zip(starts, ends)]
+    weights = [[1.0 / (e - s) if s + k < e else 0.0 for k in range(width)] for s, e in zip(starts, ends)]
+    windows = _gather(value, positions, axis)
+    rank = windows.type.rank
+    weight_shape = [out, width] + [1] * (rank - 2 - axis)
+    weight = make_constant(np.asarray(weights, np.float32).reshape(weight_shape),
+                           tensor_type(weight_shape, value.type.element_type), "weights")
+    weighted = _binary(ew.MulOp, windows, weight)
+    shape = [d for i, d in enumerate(weighted.type.shape) if i != axis + 1]
+    return reduction_ops.ReduceSumOp(weighted, i64_array([axis + 1]), boolean(False),
+                                     tensor_type(shape, value.type.element_type)).result
+
+
+def _source_scale(size, out, align_corners, scale):
+    """torch's area_pixel_compute_scale, in float32."""
+    if align_corners:
+        return np.float32((size - 1) / (out - 1)) if out > 1 else np.float32(0)
+    return np.float32(1.0 / scale) if scale else np.float32(size / out)
+
+
+def _nearest(value, axis, out, scale):
+    size = value.type.shape[axis]
+    factor = np.float32(1.0 / scale) if scale else np.float32(size / out)
+    positions = [min(int(np.floor(np.float32(i) * factor)), size - 1) for i in range(out)]
+    return _gather(value, positions, axis)
+
+
+def _linear(value, axis, out, align_corners, scale):
+    """lambda0 * x[i0] + lambda1 * x[i1], torch's source index and lambdas."""
+    size = value.type.shape[axis]
+    factor = _source_scale(size, out, align_corners, scale)
+    low, high, lambda0, lambda1 = [], [], [], []
+    for i in range(out):
+        source = factor * np.float32(i) if align_corners else max(factor * (np.float32(i) + np.float32(0.5)) - np.float32(0.5), np.float32(0))
+        i0 = int(source)
+        low.append(i0)
+        high.append(i0 + (1 if i0 < size - 1 else 0))
+        lambda1.append(np.float32(source) - np.float32(i0))
+        lambda0.append(np.float32(1) - lambda1[-1])
+    rank, element_type = value.type.rank, value.type.element_type
+    left = _binary(ew.MulOp, _gather(value, low, axis), _weights(lambda0, axis, rank, element_type))
+    right = _binary(ew.MulOp, _gather(value, high, axis), _weights(lambda1, axis, rank, element_type))
+    return _binary(ew.AddOp, left, right)
+
+
+def _float_list(op, index):
+    producer = op.op.operands[index].owner
+    values = []
+    for element in producer.operands:
+        attr = element.owner.attributes["value"]
+        values.append(ir.FloatAttr(attr).value if isinstance(attr, ir.FloatAttr) else float(ir.IntegerAttr(attr).value))
+    return values
+
+
+def _resample(op, mode, align_corners, scales):
+    """Resamples each spatial axis (2, 3, ...) to the result's size; W first, as torch combines."""
+    value = op.tensor(0)
+    if not ew.is_float(value.type.element_type):
+        raise NotConvertible("interpolation of an integer tensor")
+    result_shape = op.result_type().shape
+    for axis in reversed(range(2, value.type.rank)):
+        scale = scales[axis - 2] if scales else None
+        if mode == "nearest":
+            value = _nearest(value, axis, result_shape[axis], scale)
+        elif mode in ("bilinear", "linear"):
+            value = _linear(value, axis, result_shape[axis], align_corners, scale)
+        else:
+            raise NotConvertible(f"interpolation mode '{mode}'")
+    return value
+
+
+@converts("torch.aten.__interpolate.size_list_scale_list")
+def interpolate(op):
+    if not op.is_none(6) and op.bool(6):
+        raise NotConvertible("antialiased interpolation")
+    if not op.is_none(5) and op.bool(5):
+        scales = None  # recompute_scale_factor: the sizes decide
+    else:
+        scales = None if op.is_none(2) else _float_list(op, 2)
+    align_corners = False if op.is_none(4) else op.bool(4)
+    return _resample(op, op.str(3), align_corners, scales)
+
+
+@converts("torch.aten.upsample_bilinear2d.vec", "torch.aten.upsample_nearest2d.vec")
+def upsample(op):
+    mode = "bilinear" if "bilinear" in op.name else "nearest"
+    scales_index = 3 if mode == "bilinear" else 2
+    align_corners = op.bool(2) if mode == "bilinear" else False
+    scales = None if op.is_none(scales_index) else _float_list(op, scales_index)
+    return _resample(op, mode, align_corners, scales)

@@ -1,0 +1,98 @@
+"""torch's integer arithmetic on sizes -> `index` values, for the dynamic sizes of
+a view (`x.view(s, b * 4, 32)` once `b` is dynamic).
+
+torch.export records such sizes as `aten.size.int` of some tensor combined with
+`mul.int`, `add.int`, ...; here they become `tensor.dim` and `arith` ops.
+"""
+
+import math
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith, tensor
+
+from ...dialects.op_base import DYNAMIC
+from .patterns import NotConvertible, as_builtin
+
+_ARITHMETIC = {
+    "torch.aten.mul.int": arith.muli,
+    "torch.aten.add.int": arith.addi,
+    "torch.aten.sub.int": arith.subi,
+    "torch.aten.floordiv.int": arith.floordivsi,
+}
+
+
+def index(value: int) -> ir.Value:
+    return arith.constant(ir.IndexType.get(), value)
+
+
+def size_value(value: ir.Value) -> ir.Value:
+    """A torch int (`!torch.int`) computed from sizes, as an `index` value."""
+    owner = value.owner
+    op = None if isinstance(owner, ir.Block) else owner.operation
+    if op is None:
+        raise NotConvertible("a size that is a function argument")
+    if op.name == "torch.constant.int":
+        return index(ir.IntegerAttr(op.attributes["value"]).value)
+    if op.name in ("torch.aten.size.int", "torch.aten.sym_size.int"):
+        dim = size_value(op.operands[1])
+        return tensor.dim(as_builtin(op.operands[0]), dim)
+    if op.name in _ARITHMETIC:
+        return _ARITHMETIC[op.name](size_value(op.operands[0]), size_value(op.operands[1]))
+    raise NotConvertible(f"a size computed by {op.name}")
+
+
+def element_count_of_dims(value: ir.Value, dims) -> ir.Value:
+    """The product of some sizes of a builtin tensor, as an `index` value."""
+    shape = value.type.shape
+    count = index(math.prod(shape[d] for d in dims if shape[d] != DYNAMIC))
+    for d in dims:
+        if shape[d] == DYNAMIC:
+            count = arith.muli(count, tensor.dim(value, index(d)))
+    return count
+
+
+def element_count(value: ir.Value) -> ir.Value:
+    """The number of elements of a builtin tensor, as an `index` value."""
+    return element_count_of_dims(value, range(value.type.rank))
+
+
+def view_sizes(list_value: ir.Value, source: ir.Value, shape: list[int]) -> list[ir.Value]:
+    """The dynamic sizes of `source` viewed as `shape`, from torch's size list; a -1
+    is what the element count leaves."""
+    owner = list_value.owner
+    if isinstance(owner, ir.Block) or owner.operation.name != "torch.prim.ListConstruct":
+        raise NotConvertible("view sizes that are not a list")
+    elements = list(owner.operation.operands)
+    values = []
+    for element, size in zip(elements, shape):
+        element_op = element.owner.operation if not isinstance(element.owner, ir.Block) else None
+        is_minus_one = (element_op is not None and element_op.name == "torch.constant.int"
+                        and ir.IntegerAttr(element_op.attributes["value"]).value == -1)
+        values.append(None if is_minus_one else size_value(element) if size == DYNAMIC else index(size))
+    inferred = [i for i, value in enumerate(values) if value is None]
+    if inferred:
+        known = index(1)
+        for value in values:
+            if value is not None:
+                known = arith.muli(known, value)
+        values[inferred[0]] = arith.divsi(element_count(source), known)
+    return [value for value, size in zip(values, shape) if size == DYNAMIC]
+
+
+def dim(value: ir.Value, d: int) -> ir.Value:
+    """Size `d` of a builtin tensor, as an `index` value."""
+    return tensor.dim(value, index(d))
+
+
+def merged_shape(value: ir.Value, groups) -> tuple[list[int], list[ir.Value]]:
+    """The shape of `value` with each group of consecutive dimensions merged into one,
+    and the index values of its dynamic sizes (for `reshape`)."""
+    shape, sizes = [], []
+    for group in groups:
+        static = [value.type.shape[d] for d in group]
+        if DYNAMIC in static:
+            shape.append(DYNAMIC)
+            sizes.append(element_count_of_dims(value, group))
+        else:
+            shape.append(math.prod(static))
+    return shape, sizes

@@ -1,0 +1,37 @@
+"""Bitwise ops -> one parallel `linalg.generic` each, as the other elementwise ops.
+
+Shifts by the bit width or more are poison in arith, but defined in torch: a
+left shift gives 0 and a right shift the sign, so the amount is guarded.
+"""
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith
+
+from .builders import constant, elementwise
+
+
+def _shift_left(x, amount):
+    width = constant(amount.type, ir.IntegerType(x.type).width)
+    too_far = arith.cmpi(arith.CmpIPredicate.uge, amount, width)
+    return arith.select(too_far, constant(x.type, 0), arith.shli(x, amount))
+
+
+def _shift_right(x, amount):
+    last_bit = constant(amount.type, ir.IntegerType(x.type).width - 1)
+    return arith.shrsi(x, arith.minui(amount, last_bit))
+
+
+BODIES = {
+    "bitwise_and": arith.andi,
+    "bitwise_or": arith.ori,
+    "bitwise_xor": arith.xori,
+    "shift_left": _shift_left,
+    "shift_right": _shift_right,
+}
+
+
+def _lower_bitwise(op):
+    return elementwise([op.lhs, op.rhs], op.result.type, BODIES[op.OPERATION_NAME.split(".")[1]])
+
+
+LOWERINGS = {f"mlc.{name}": _lower_bitwise for name in BODIES}

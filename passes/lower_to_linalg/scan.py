@@ -1,0 +1,41 @@
+"""cumsum and cumprod -> one `linalg.generic` with an extra reduction loop j
+along the axis: `result[i] = combine over j <= i of input[j]`, the other j
+contributing the identity (0 or 1).
+
+Quadratic in the scanned length, but a single parallel kernel that IREE tiles
+like any reduction; the elements are combined in index order, as torch's loop.
+"""
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith, linalg
+
+from ...dialects.op_base import int_attr, is_float, normalize_axis
+from .builders import PARALLEL, REDUCTION, constant, dims_map, filled, generic, sizes
+
+# name -> (identity, float combiner, integer combiner)
+COMBINERS = {
+    "cumsum": (0, arith.addf, arith.addi),
+    "cumprod": (1, arith.mulf, arith.muli),
+}
+
+
+def _lower_scan(op):
+    x = op.input
+    rank = x.type.rank
+    axis = normalize_axis(int_attr(op, "axis"), rank)
+    identity_value, float_combine, int_combine = COMBINERS[op.OPERATION_NAME.split(".")[1]]
+    element_type = x.type.element_type
+    combine = float_combine if is_float(element_type) else int_combine
+    read_at_j = dims_map(rank + 1, [rank if d == axis else d for d in range(rank)])
+    maps = [read_at_j, dims_map(rank + 1, range(rank))]
+    init = filled(sizes(x), element_type, identity_value)
+
+    def body(value, accumulator):
+        j, i = linalg.IndexOp(rank).result, linalg.IndexOp(axis).result
+        counted = arith.cmpi(arith.CmpIPredicate.ule, j, i)
+        return combine(accumulator, arith.select(counted, value, constant(element_type, identity_value)))
+
+    return generic([x], init, maps, [PARALLEL] * rank + [REDUCTION], body)
+
+
+LOWERINGS = {f"mlc.{name}": _lower_scan for name in COMBINERS}

@@ -1,0 +1,57 @@
+"""`mlc-lower-torch-fallback`: the torch ops mlc left in place -> torch-mlir's own
+linalg lowering, inside the same module.
+
+Runs after `mlc-convert-torch-to-mlc{allow-fallback=true}` and before
+`torch-finalizing-backend-type-conversion`, so a model with an op mlc does not
+convert yet still compiles: the converted part is mlc (and gets mlc's graph
+passes), the rest becomes linalg, tm_tensor, scf and arith ops next to it,
+joined by the `torch_c` casts that the finalizing pass removes.
+
+The passes are those of torch-mlir's `torch-backend-to-linalg-on-tensors-backend-pipeline`
+that lower ops (its type conversion and contract check are mlc's own stages).
+Ops that torch-mlir cannot lower either are reported at once, with source lines.
+"""
+
+import collections
+
+from torch_mlir import ir
+
+from .convert_torch_to_mlc import op_name, torch_ops, unsupported_report
+from .registry import Pass, PassFailure, register, run_upstream
+
+TORCH_MLIR_LOWERING = [
+    "func.func(convert-torch-to-tmtensor, canonicalize, convert-torch-to-linalg, canonicalize, "
+    "convert-torch-to-scf, convert-torch-to-arith, convert-torch-to-tensor)",
+    "convert-torch-conversion-to-mlprogram",
+    "func.func(memref-expand, canonicalize, resolve-shaped-type-result-dims, cse)",
+]
+
+
+@register
+class LowerTorchFallback(Pass):
+    """Lowers the torch ops that mlc did not convert with torch-mlir's own linalg conversions."""
+
+    name = "mlc-lower-torch-fallback"
+
+    def run(self, module: ir.Operation) -> None:
+        left = collections.Counter(op_name(op) for op in torch_ops(module))  # names now: the ops die below
+        if not left:
+            return
+        run_upstream(module, TORCH_MLIR_LOWERING)
+        remaining = torch_ops(module)
+        if remaining:
+            remaining[0].location.emit_error(
+                unsupported_report(remaining, {}, missing="no conversion to mlc and no lowering in torch-mlir"))
+            raise PassFailure()
+        for name, count in left.items():
+            self.count(name, count)
+
+
+def fallback_ops(report: dict) -> dict[str, int]:
+    """The torch ops (name -> count) this pass lowered, from a compile report's stages."""
+    counts: dict[str, int] = {}
+    for stage in report.get("stages", []):
+        for record in stage.get("passes", []):
+            if record["name"] == LowerTorchFallback.name:
+                counts.update(record["statistics"])
+    return counts

@@ -1,0 +1,32 @@
+"""Models with torch ops mlc does not convert, for the --allow-fallback and --coverage tests."""
+
+import torch
+
+
+class Det(torch.nn.Module):
+    """mlc converts linear and tanh; torch-mlir lowers linalg_det."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.linear = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        y = torch.tanh(self.linear(x))
+        return y * torch.linalg.det(y[:, :4])
+
+
+class Mixed(Det):
+    """Also kthvalue (torch-mlir lowers it to tm_tensor.topk, which IREE's CPU
+    backend rejects) and erfinv (neither mlc nor torch-mlir lowers it)."""
+
+    def forward(self, x):
+        y = super().forward(x)
+        return torch.kthvalue(y, 2, 1).values + torch.erfinv(y * 0.5).sum(1)
+
+
+class Erfinv(torch.nn.Module):
+    """erfinv: neither mlc nor torch-mlir lowers it."""
+
+    def forward(self, x):
+        return torch.erfinv(torch.tanh(x))

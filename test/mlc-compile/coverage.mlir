@@ -1,0 +1,44 @@
+/// --coverage prints, per torch op type, its count, whether it converts to mlc
+/// (and into what), lowers, compiles for each target (or --target), and whether
+/// torch-mlir's fallback takes it; every failure has its source line. Nothing
+/// is written and the exit code is 0. This file is itself a torch-level input.
+
+// RUN: mlc-compile %s --coverage --target mlir-cpu | FileCheck %s
+// CHECK: torch op               count  converts to mlc  lowers  mlir-cpu  fallback
+// CHECK-NEXT: torch.aten.relu            2  mlc.relu         yes     yes       -
+// CHECK-NEXT: torch.aten.linalg_det      1  no               -       no        yes
+// CHECK-NEXT: 3 torch op(s) of 2 kind(s); 2 convert to mlc.
+// CHECK-NEXT: failures:
+// CHECK-NEXT: torch.aten.linalg_det: no conversion to mlc (at model.py:12)
+// CHECK-NEXT: torch.aten.linalg_det on mlir-cpu (via fallback): 'affine.for' op operand cannot be used as a dimension id (at model.py:12)
+// CHECK-NOT: {{.}}
+func.func @main(%x: !torch.vtensor<[4,4],f32>) -> !torch.vtensor<[],f32> {
+  %0 = torch.aten.relu %x : !torch.vtensor<[4,4],f32> -> !torch.vtensor<[4,4],f32> loc("model.py":10:0)
+  %1 = torch.aten.relu %0 : !torch.vtensor<[4,4],f32> -> !torch.vtensor<[4,4],f32> loc("model.py":11:0)
+  %2 = torch.aten.linalg_det %1 : !torch.vtensor<[4,4],f32> -> !torch.vtensor<[],f32> loc("model.py":12:0)
+  return %2 : !torch.vtensor<[],f32>
+}
+
+/// A Python model, every target, the report as JSON (-o takes the table).
+// RUN: mlc-compile %inputs/fallback_models.py:Det --input-shape 4x8xf32 --coverage -o %t.txt --report %t.json
+// RUN: FileCheck %s --check-prefix=TABLE --input-file=%t.txt
+// TABLE: torch op {{.*}} llvm-cpu  vulkan-spirv  cuda  mlir-cpu  fallback
+// TABLE: torch.aten.linalg_det {{ +}}1  no {{ +}}-  yes*  yes*  yes*  no  yes
+// TABLE: torch.aten.linear {{ +}}1  mlc.transpose, mlc.matmul, mlc.add  yes  yes  yes  yes  yes  -
+// TABLE: failures:
+// TABLE-NEXT: torch.aten.linalg_det: no conversion to mlc (at {{.*}}fallback_models.py:16)
+// RUN: FileCheck %s --check-prefix=JSON --input-file=%t.json
+// JSON: "targets": [
+// JSON: "op": "torch.aten.linalg_det"
+// JSON: "fallback": {
+// JSON-NEXT: "ok": true
+
+/// Errors: coverage writes no IR and no executable, and starts from torch ops.
+// RUN: not mlc-compile %s --coverage --emit=mlc 2>&1 | FileCheck %s --check-prefix=EMIT
+// EMIT: mlc-compile: error: --coverage checks each target with its default options and writes no IR or executable: drop --emit
+// RUN: not mlc-compile %s --coverage --cuda-sm 90 2>&1 | FileCheck %s --check-prefix=SM
+// SM: mlc-compile: error: {{.*}}drop --cuda-sm
+// RUN: not mlc-compile %inputs/relu.mlir --coverage 2>&1 | FileCheck %s --check-prefix=LEVEL
+// LEVEL: mlc-compile: error: coverage starts from torch ops, but the input is already at level 'mlc': give the model, a .pt2, or an .mlir at torch level
+// RUN: not mlc-compile %s --coverage --target tpu 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: mlc-compile: error: unknown target 'tpu'

@@ -1,0 +1,108 @@
+"""`mlc.coverage`: per torch op type, whether it converts to mlc, lowers, falls
+back to torch-mlir, and compiles for each target, decided by really doing it;
+each failure names its source line."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+import mlc
+
+INPUTS = Path(__file__).resolve().parents[1] / "inputs"
+sys.path.insert(0, str(INPUTS))
+
+import fallback_models  # noqa: E402
+
+MIXED_LINE = "fallback_models.py:25"  # the line of Mixed.forward calling kthvalue and erfinv
+
+
+@pytest.fixture(scope="module")
+def report():
+    return mlc.coverage(fallback_models.Mixed(), (torch.randn(4, 8),))
+
+
+@pytest.mark.slow
+def test_converted_op_lowers_and_compiles_everywhere(report):
+    linear = report.row("torch.aten.linear")
+    assert linear.count == 1 and linear.converts.ok and linear.lowers.ok
+    assert "mlc.matmul" in linear.mlc_ops
+    assert report.targets == ["llvm-cpu", "vulkan-spirv", "cuda", "mlir-cpu"]
+    assert all(verdict.ok for verdict in linear.targets.values())
+    assert linear.fallback is None and not linear.failures()
+
+
+@pytest.mark.slow
+def test_unconverted_op_compiles_through_the_fallback(report):
+    det = report.row("torch.aten.linalg_det")
+    assert not det.converts.ok and det.converts.detail.startswith("no conversion to mlc (at ")
+    assert det.fallback.ok and det.via_fallback and det.lowers is None
+    assert det.targets["llvm-cpu"].ok and det.targets["vulkan-spirv"].ok
+
+
+@pytest.mark.slow
+def test_a_target_compiler_failure_is_reported_with_its_source_line(report):
+    kthvalue = report.row("torch.aten.kthvalue")
+    assert kthvalue.fallback.ok
+    verdict = kthvalue.targets["llvm-cpu"]
+    assert not verdict.ok
+    assert "tm_tensor.topk" in verdict.detail and MIXED_LINE in verdict.detail
+
+
+@pytest.mark.slow
+def test_op_nothing_lowers_is_reported_with_its_source_line(report):
+    erfinv = report.row("torch.aten.erfinv")
+    assert not erfinv.converts.ok and not erfinv.fallback.ok
+    assert not any(verdict.ok for verdict in erfinv.targets.values())
+    failures = erfinv.failures()
+    assert failures == [f"torch.aten.erfinv: no conversion to mlc (at {failures[0].split('(at ')[1]}",
+                        f"torch.aten.erfinv fallback to torch-mlir: torch-mlir has no lowering for it either "
+                        f"(at {failures[1].split('(at ')[1]}"]
+    assert all(MIXED_LINE in line for line in failures)
+
+
+@pytest.mark.slow
+def test_table_and_json(report):
+    table = str(report)
+    assert table.splitlines()[0].split() == ["torch", "op", "count", "converts", "to", "mlc", "lowers",
+                                             "llvm-cpu", "vulkan-spirv", "cuda", "mlir-cpu", "fallback"]
+    det_row = next(line for line in table.splitlines() if line.startswith("torch.aten.linalg_det"))
+    assert det_row.split()[1:] == ["1", "no", "-", "yes*", "yes*", "yes*", "no", "yes"]
+    assert "failures:" in table and f"torch.aten.kthvalue on llvm-cpu (via fallback): " in table
+    as_json = json.loads(json.dumps(report.to_dict()))
+    assert {row["op"] for row in as_json["ops"]} >= {"torch.aten.linear", "torch.aten.erfinv"}
+
+
+def test_one_target_and_cache():
+    first = mlc.coverage(torch.nn.ReLU(), (torch.randn(3, 5),), targets=["mlir-cpu"])
+    again = mlc.coverage(torch.nn.ReLU(), (torch.randn(7, 2),), targets=["mlir-cpu"])
+    assert first.targets == ["mlir-cpu"] and first.row("torch.aten.relu").targets["mlir-cpu"].ok
+    assert again.row("torch.aten.relu").mlc_ops == ["mlc.relu"]
+
+
+def test_unknown_target_is_an_error():
+    with pytest.raises(mlc.UserError, match="unknown target 'tpu'"):
+        mlc.coverage(torch.nn.ReLU(), (torch.randn(3),), targets=["tpu"])
+
+
+def test_not_a_module_is_an_error():
+    with pytest.raises(mlc.UserError, match="expected a torch.nn.Module"):
+        mlc.coverage(lambda x: x, (torch.randn(3),))
+
+
+@pytest.mark.slow
+def test_resnet18_coverage_is_fast():
+    """Instances sharing a signature are checked once: ResNet-18 well under a minute."""
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    code = ("import sys, time; sys.path.insert(0, %r); import large_models, mlc; "
+            "m = large_models.make_resnet18().eval(); x = large_models.example_inputs('resnet18'); "
+            "t = time.perf_counter(); r = mlc.coverage(m, x); print(time.perf_counter() - t); "
+            "print(r.row('torch.aten.conv2d').count, all(v.ok for v in r.row('torch.aten.conv2d').targets.values()))"
+            % str(examples))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    seconds = float(out[0])
+    assert out[1] == "20 True"
+    assert seconds < 60, f"ResNet-18 coverage took {seconds:.1f} s"

@@ -1,0 +1,89 @@
+"""`allow_fallback=True`: torch ops mlc does not convert are lowered by torch-mlir
+inside the same module; the model compiles, runs on IREE and matches eager.
+
+The model puts mlc's convolution, BatchNorm and ReLU (fused at O2) around
+`grid_sample` and `linalg.det`, which mlc has no conversion for (should mlc
+gain one, pick another op for this test: the first test says which).
+"""
+
+import inspect
+import re
+
+import pytest
+import torch
+
+import mlc
+
+
+class GridDet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3, padding=1)
+        self.norm = torch.nn.BatchNorm2d(4)
+
+    def forward(self, x):
+        y = torch.relu(self.norm(self.conv(x)))
+        grid = torch.tanh(y[:, :2].permute(0, 2, 3, 1))
+        sampled = torch.nn.functional.grid_sample(y, grid, align_corners=False)  # line GRID
+        det = torch.linalg.det(sampled[0, 0, :4, :4])                            # line DET
+        return torch.relu(sampled) * 2.0 + det
+
+
+class Erfinv(torch.nn.Module):
+    def forward(self, x):
+        return torch.erfinv(torch.tanh(x)) + 1.0                # line ERFINV
+
+
+def _listed(message: str, op: str, cls, marker: str) -> bool:
+    """Whether `message` lists `op` once, at the line of `cls` that carries `marker`."""
+    lines, first = inspect.getsourcelines(cls)
+    line = first + next(i for i, text in enumerate(lines) if f"# line {marker}" in text)
+    return re.search(rf"^  {re.escape(op)} +x1  at \S*test_fallback\.py:{line}$", message, re.MULTILINE) is not None
+
+
+def _model():
+    torch.manual_seed(0)
+    model = GridDet().eval()
+    with torch.no_grad():
+        model.norm.running_mean.uniform_(-0.5, 0.5)
+        model.norm.running_var.uniform_(0.5, 2.0)
+    return model
+
+
+def test_without_fallback_every_missing_op_is_listed():
+    with pytest.raises(mlc.UserError) as error:
+        mlc.compile(_model(), (torch.randn(2, 3, 8, 8),))
+    message = str(error.value)
+    assert "2 torch op(s) of 2 kind(s) have no conversion to mlc:" in message
+    assert _listed(message, "torch.aten.grid_sampler", GridDet, "GRID")
+    assert _listed(message, "torch.aten.linalg_det", GridDet, "DET")
+    assert "--allow-fallback" in message
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("opt_level", [0, 2])
+def test_with_fallback_compiles_runs_and_matches_eager(opt_level):
+    model = _model()
+    x = torch.randn(2, 3, 8, 8)
+    compiled = mlc.compile(model, (x,), target="llvm-cpu", opt_level=opt_level, allow_fallback=True)
+    with torch.no_grad():
+        expected = model(x)
+    torch.testing.assert_close(compiled(x), expected, rtol=1e-4, atol=1e-5)
+    assert compiled.report["fallback"] == {"torch.aten.grid_sampler": 1, "torch.aten.linalg_det": 1}
+    mlc_ir = compiled.ir("mlc")
+    assert '"mlc.conv2d"' in mlc_ir and "linalg.generic" in mlc_ir and "torch.aten" not in mlc_ir
+    if opt_level == 2:
+        assert compiled.report["fusion groups"], "mlc's fusion still runs beside the fallback ops"
+
+
+def test_fallback_names_ops_torch_mlir_cannot_lower_either():
+    with pytest.raises(mlc.UserError) as error:
+        mlc.compile(Erfinv(), (torch.randn(4),), allow_fallback=True)
+    message = str(error.value)
+    assert "1 torch op(s) of 1 kind(s) have no conversion to mlc and no lowering in torch-mlir:" in message
+    assert _listed(message, "torch.aten.erfinv", Erfinv, "ERFINV")
+
+
+def test_without_fallback_report_has_no_fallback_entry():
+    compiled = mlc.compile(torch.nn.ReLU(), (torch.randn(4),), opt_level=0)
+    assert "fallback" not in compiled.report
