@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/compare.py [--models mlp,cnn,transformer_block,resnet18,bert]
                                            [--repeats N] [--markdown]
+    .venv/bin/python benchmarks/compare.py --models resnet50,mobilenet_v3_small,vit_b_16,bert_base,gpt2
+                                           (the zoo, examples/zoo.py: each model's main output)
 
 Per model it builds five variants of the same seeded model and input:
     mlc O0, mlc O2    mlc.compile(model, inputs, opt_level=0 | 2), IREE llvm-cpu
@@ -41,18 +43,34 @@ from mlc.driver import iree_backend  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
 import large_models  # noqa: E402
 import models  # noqa: E402
+import zoo  # noqa: E402
 
 MODELS = ["mlp", "cnn", "transformer_block", "resnet18", "bert"]
-ROUNDS = {"resnet18": 10, "bert": 10}  # timed rounds when --repeats is not given; others 30
+ROUNDS = {"resnet18": 10, "bert": 10, **dict.fromkeys(zoo.FACTORIES, 5)}  # timed rounds without --repeats; others 30
 WARMUP_ROUNDS = 3
 RTOL = ATOL = 1e-4  # each variant must match eager to allclose(rtol, atol)
 TARGET = "llvm-cpu"
 
 
+class MainOutput(torch.nn.Module):
+    """A zoo model returning only its first output tensor (logits, last hidden state),
+    which every variant can return alike."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, *args):
+        return zoo.outputs(self.model(*args))[0]
+
+
 def load(name: str):
     """(model, inputs), both seeded."""
-    if name in large_models.FACTORIES:
+    if name in large_models.FACTORIES:  # resnet18 is large_models' (the zoo's is the same network)
         return large_models.FACTORIES[name](), large_models.example_inputs(name)
+    if name in zoo.FACTORIES:
+        model, inputs = zoo.build(name)
+        return MainOutput(model).eval(), inputs
     torch.manual_seed(0)
     return models.FACTORIES[name](), tuple(torch.randn(shape) for shape in models.EXAMPLE_INPUTS[name])
 
@@ -250,14 +268,16 @@ def log(message: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--models", default=",".join(MODELS), help=f"comma-separated, from {','.join(MODELS)}")
+    parser.add_argument("--models", default=",".join(MODELS),
+                        help=f"comma-separated, from {','.join(MODELS + sorted(set(zoo.FACTORIES) - set(MODELS)))}")
     parser.add_argument("--repeats", type=int, help="timed rounds per model (default 30; 10 for resnet18, bert)")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     args = parser.parse_args()
     names = [name for name in args.models.split(",") if name]
-    unknown = [name for name in names if name not in MODELS]
+    known = MODELS + sorted(set(zoo.FACTORIES) - set(MODELS))
+    unknown = [name for name in names if name not in known]
     if unknown:
-        parser.error(f"unknown model(s) {', '.join(unknown)} (known: {', '.join(MODELS)})")
+        parser.error(f"unknown model(s) {', '.join(unknown)} (known: {', '.join(known)})")
 
     for line in machine():
         print(f"- {line}" if args.markdown else line)

@@ -75,10 +75,11 @@ def run_mlc(model, inputs, external: bool, workdir: str) -> dict:
     pipeline = pipelines.get("O2")
     report = driver.new_report(TARGET, pipeline)
     params = os.path.join(workdir, "weights.irpa") if external else None
+    levels = {"torch": driver.print_ir(module)}  # as mlc.compile keeps each level's IR
     vmfb = driver.lower(module, start="torch", stop="vmfb", target=TARGET, pipeline=pipeline, report=report,
-                        params=params)
+                        levels=levels, params=params)
     compiled_at = time.perf_counter()
-    compiled = driver.Compiled(program=program, ir_levels={}, artifact=vmfb, target=TARGET, report=report,
+    compiled = driver.Compiled(program=program, ir_levels=levels, artifact=vmfb, target=TARGET, report=report,
                                parameters=params)
     loaded = time.perf_counter()
     return {"import s": imported - start, "compile s": compiled_at - imported, "to loaded s": loaded - start,

@@ -1,12 +1,13 @@
-"""Data ops: constants (weights) and element-type casts."""
+"""Data ops: constants (weights), ranges and element-type casts."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from torch_mlir import ir
 from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Result
 
-from .op_base import MlcOp, VerifyError, expect_shape, ranked
+from .op_base import DYNAMIC, MlcOp, VerifyError, expect_shape, ranked
 
 
 class ConstantOp(MlcOp, name="constant", traits=[ext.Pure]):
@@ -38,3 +39,20 @@ class CastOp(MlcOp, name="cast", traits=[ext.Pure]):
 
     def verify(self):
         expect_shape(self.result, ranked(self.input, "input").shape, "result")
+
+
+class IotaOp(MlcOp, name="iota", traits=[ext.Pure]):
+    """0, 1, 2, ... along a 1-D result: torch.arange when its length is known at run
+    time only (position ids of a dynamic sequence). A dynamic length is the `size` operand.
+    """
+
+    size: Sequence[Operand[ir.IndexType]]
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        shape = ranked(self.result, "result").shape
+        if len(shape) != 1:
+            raise VerifyError(f"result must be 1-D, got {self.result.type}")
+        expected = 1 if shape[0] == DYNAMIC else 0
+        if len(self.size) != expected:
+            raise VerifyError(f"expected {expected} size operand(s) for result {self.result.type}, got {len(self.size)}")

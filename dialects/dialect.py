@@ -19,3 +19,7 @@ def load_dialect(context: ir.Context) -> None:
         return
     with context:
         Mlc.load()
+    # ext keeps the IRDL definition module on the class, which would keep this context
+    # (and every weight folded in it) alive until the next load; loaded, the dialect
+    # no longer needs it.
+    Mlc._mlir_module = None

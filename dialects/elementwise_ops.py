@@ -71,7 +71,7 @@ UNARY_OPS = {
     "cosh": ("the hyperbolic cosine of x", True),
     "round": ("x rounded to the nearest integer, halves to even (as torch.round)", True),
     "trunc": ("x rounded toward zero", True),
-    "sign": ("-1, 0 or 1 as x is negative, zero or positive (NaN stays NaN)", False),
+    "sign": ("-1, 0 or 1 as x is negative, zero or positive (NaN gives 0, as torch.sign)", False),
 }
 
 

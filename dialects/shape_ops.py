@@ -34,6 +34,15 @@ def expect_same_element_type_as_input(op):
     expect_element_type(op.result, ranked(op.input, "input").element_type, "result")
 
 
+def _expect_size_operands(sizes, shape) -> None:
+    """None, or one index operand per dynamic size of `shape`."""
+    dynamic = sum(1 for s in shape if s == DYNAMIC)
+    if dynamic == 0 and len(sizes):
+        raise VerifyError(f"a static result takes no sizes, got {len(sizes)}")
+    if len(sizes) not in (0, dynamic):
+        raise VerifyError(f"expected 0 or {dynamic} sizes (one per dynamic result size), got {len(sizes)}")
+
+
 class ReshapeOp(MlcOp, name="reshape", traits=[ext.Pure]):
     """The same elements in row-major order, viewed with the result's shape.
 
@@ -49,9 +58,7 @@ class ReshapeOp(MlcOp, name="reshape", traits=[ext.Pure]):
     def verify(self):
         expect_same_element_type_as_input(self)
         source, target = ranked(self.input, "input").shape, ranked(self.result, "result").shape
-        dynamic = sum(1 for s in target if s == DYNAMIC)
-        if len(self.sizes) not in (0, dynamic):
-            raise VerifyError(f"expected 0 or {dynamic} sizes (one per dynamic result size), got {len(self.sizes)}")
+        _expect_size_operands(self.sizes, target)
         if DYNAMIC not in source and DYNAMIC not in target and math.prod(source) != math.prod(target):
             raise VerifyError(
                 f"cannot reshape {format_shape(source)} ({math.prod(source)} elements) "
@@ -79,13 +86,18 @@ class BroadcastOp(MlcOp, name="broadcast", traits=[ext.Pure]):
     """Expands to the result's shape by NumPy rules, as torch's `expand`.
 
     Dimensions align from the right; an input dimension is 1 or equal to the result's.
+    `sizes` gives the result's dynamic sizes, one index per `?`, when an input size of
+    1 stretches to one (a mask expanded to the sequence length); with none, each
+    dynamic result size is the aligned input size.
     """
 
     input: Operand[ir.RankedTensorType]
+    sizes: Sequence[Operand[ir.IndexType]]
     result: Result[ir.RankedTensorType]
 
     def verify(self):
         source, target = ranked(self.input, "input").shape, ranked(self.result, "result").shape
+        _expect_size_operands(self.sizes, target)
         if len(source) > len(target):
             raise VerifyError(f"cannot broadcast rank {len(source)} to lower rank {len(target)}")
         for s, t in zip(reversed(source), reversed(target)):
@@ -123,10 +135,12 @@ class ConcatOp(MlcOp, name="concat", traits=[ext.Pure]):
 class SliceOp(MlcOp, name="slice", traits=[ext.Pure]):
     """Elements `start[d] <= i < limit[d]` taken every `stride[d]` along each dimension d.
 
-    A limit of `?` (ShapedType's dynamic size) means "to the end", for dynamic sizes.
+    A limit of `?` (ShapedType's dynamic size) is the next of the index operands
+    `limits` (BERT's `position_ids[:, :seq]`), or with none, "to the end".
     """
 
     input: Operand[ir.RankedTensorType]
+    limits: Sequence[Operand[ir.IndexType]]
     start: Any
     limit: Any
     stride: Any
@@ -138,8 +152,15 @@ class SliceOp(MlcOp, name="slice", traits=[ext.Pure]):
         start = i64_array(self, "start", size=rank)
         limit = i64_array(self, "limit", size=rank)
         stride = i64_array(self, "stride", size=rank)
+        if len(self.limits) not in (0, limit.count(DYNAMIC)):
+            raise VerifyError(f"expected 0 or {limit.count(DYNAMIC)} limits (one per '?' limit), got {len(self.limits)}")
+        if self.limits:
+            limit = [limit[d] if limit[d] != DYNAMIC else -1 for d in range(rank)]  # given: any size
         shape = []
         for d, (lo, hi, step, size) in enumerate(zip(start, limit, stride, input_type.shape)):
+            if hi == -1:  # an index operand: the size is known at run time only
+                shape.append(DYNAMIC)
+                continue
             to_end = hi == DYNAMIC
             if to_end and size != DYNAMIC:
                 hi = size

@@ -40,9 +40,11 @@ def torch_to_mlc(allow_fallback: bool) -> list[str]:
 
 
 def print_ir(module: ir.Operation) -> str:
-    """Readable IR: weights elided, locations off."""
+    """Readable IR: weights elided, locations off. Printed in local scope, so without the
+    file's resource section: MLIR renders every blob there as hex before it elides it
+    (transiently more memory than the weights, and it pages in weights kept on disk)."""
     with module.context:
-        return module.get_asm(large_elements_limit=16, large_resource_limit=64)
+        return module.get_asm(large_elements_limit=16, use_local_scope=True)
 
 
 def count_ops(module: ir.Operation) -> dict:
@@ -99,6 +101,7 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
     pipeline's graph passes.
     """
     order = LEVELS.index
+    folded = external_parameters.keep_folded_weights_on_disk(module.context, params) if params is not None else None
 
     def reached(level):
         if levels is not None:
@@ -123,7 +126,7 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
         return None
     chosen = targets.get(target)
     if params is not None:
-        external_parameters.export(module, params, report)
+        external_parameters.export(module, params, report, folded=folded)
     begin = time.perf_counter()
     artifact = chosen.compile(module, targets.check_options(chosen, target_options or {}))
     report["stages"].append({"stage": f"compile for {target}", "seconds": round(time.perf_counter() - begin, 4)})
@@ -166,8 +169,13 @@ def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeli
     report = new_report(target, pipeline)
     report["dynamic shapes"] = dynamic_shapes_report(program, dynamic_shapes, model)
     levels = {"torch": print_ir(module)}
-    artifact = lower(module, start="torch", stop="vmfb", target=target, pipeline=pipeline, report=report,
-                     levels=levels, target_options=target_options, allow_fallback=allow_fallback, params=params)
+    try:
+        artifact = lower(module, start="torch", stop="vmfb", target=target, pipeline=pipeline, report=report,
+                         levels=levels, target_options=target_options, allow_fallback=allow_fallback, params=params)
+    except BaseException:
+        if owned:  # the temporary archive is written before IREE compiles; nobody would remove it
+            external_parameters.remove(params)
+        raise
     report["seconds"] = round(time.perf_counter() - start, 3)
     return Compiled(program=program, ir_levels=levels, artifact=artifact, target=target, report=report,
                     parameters=params, owns_parameters=owned)

@@ -56,9 +56,14 @@ def _user_inputs(program: torch.export.ExportedProgram) -> list:
     return [values[name] for name in names]
 
 
+def _static(size) -> int | None:
+    """The size's value when torch.export fixed it (a SymInt may hold a constant)."""
+    return size if isinstance(size, int) else size.node.maybe_as_int()
+
+
 def _describe_size(size, ranges) -> str:
-    if isinstance(size, int):
-        return str(size)
+    if _static(size) is not None:
+        return str(_static(size))
     bounds = ranges.get(size.node.expr)
     if bounds is None:
         return str(size)
@@ -74,6 +79,6 @@ def report(program: torch.export.ExportedProgram, dynamic_shapes, model=None) ->
     specialized = [
         f"input {index} dim {dim}: marked dynamic, specialized to {inputs[index].shape[dim]}"
         for index, dim in sorted(marked(dynamic_shapes, model, len(inputs)))
-        if dim < len(inputs[index].shape) and isinstance(inputs[index].shape[dim], int)
+        if dim < len(inputs[index].shape) and _static(inputs[index].shape[dim]) is not None
     ]
     return {"inputs": shapes, "specialized": specialized}

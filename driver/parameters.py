@@ -12,6 +12,11 @@ util and stream are not registered in torch-mlir's context, so these are built a
 unregistered ops and an opaque attribute; IREE reads them, by name, as its own.
 At run time an `io_parameters` module serves the archive under the scope "model",
 as `iree-run-module --parameters=model=weights.irpa` does.
+
+Weights that O2 computes at compile time (transposes) would double the model in
+memory: with an archive they go to an unnamed file as soon as they are folded and are
+mapped back (`FoldedWeightFile`), and the archive copies them from that file, so their
+bytes stay in the page cache, not in the process.
 """
 
 import os
@@ -108,15 +113,73 @@ def check_writable(path) -> None:
                         + ("it is a directory" if os.path.isdir(path) else "its directory does not exist or is not writable"))
 
 
-def write_archive(arrays: dict[str, np.ndarray], path) -> None:
-    """Writes the arrays as an IREE parameter archive, straight from their memory."""
+class FoldedWeightFile:
+    """An unnamed file beside the archive holding the arrays folded at compile time, each
+    written as soon as it exists and mapped back read-only: the page cache holds the bytes,
+    and `write_archive` copies them file to file without mapping them into the process."""
+
+    ALIGNMENT = 64
+
+    def __init__(self, directory: str):
+        self._file = tempfile.TemporaryFile(dir=directory, prefix="mlc-folded-")
+        self._regions: dict[int, tuple[int, int, np.ndarray]] = {}  # address -> (offset, bytes, mapping)
+
+    def store(self, array: np.ndarray) -> np.ndarray:
+        """The array's bytes, written to the file and mapped back (small arrays stay as they are)."""
+        if array.nbytes < MIN_BYTES:
+            return array
+        offset = -(-self._file.seek(0, os.SEEK_END) // self.ALIGNMENT) * self.ALIGNMENT
+        self._file.seek(offset)
+        self._file.write(np.ascontiguousarray(array).data.cast("B"))
+        self._file.flush()
+        mapped = np.memmap(self._file, dtype=array.dtype, mode="r", offset=offset, shape=array.shape)
+        self._regions[mapped.ctypes.data] = (offset, array.nbytes, mapped)
+        return mapped
+
+    def region(self, array: np.ndarray) -> tuple[int, int] | None:
+        """(offset, bytes) in the file of an array `store` returned (or a view of all of it)."""
+        found = self._regions.get(array.ctypes.data)
+        return found[:2] if found is not None and found[1] == array.nbytes else None
+
+    def file_handle(self) -> iree.runtime.FileHandle:
+        return iree.runtime.FileHandle.wrap_fd(self._file.fileno())
+
+    def close(self) -> None:
+        """Frees the file once nothing maps it (the mappings stay valid)."""
+        self._file.close()
+
+
+def keep_folded_weights_on_disk(context: ir.Context, archive_path) -> FoldedWeightFile:
+    """From now on, arrays folded in `context` go to a `FoldedWeightFile` beside the archive."""
+    folded = FoldedWeightFile(os.path.dirname(os.path.abspath(archive_path)))
+    constant_values.keep_new_arrays_with(context, folded.store)
+    return folded
+
+
+def write_archive(arrays: dict[str, np.ndarray], path, folded: FoldedWeightFile | None = None) -> None:
+    """Writes the arrays as an IREE parameter archive, one at a time: from their memory,
+    or, for those in `folded`, from that file."""
     index = iree.runtime.ParameterIndex()
+    handle = folded.file_handle() if folded is not None else None
     for key, array in arrays.items():
-        index.add_buffer(key, np.ascontiguousarray(array))
+        region = folded.region(array) if folded is not None else None
+        if region is None:
+            index.add_buffer(key, np.ascontiguousarray(array))
+        else:
+            offset, length = region
+            index.add_from_file_handle(key, handle, length, offset)
     try:
         index.create_archive_file(str(path))
     except Exception as error:  # IREE raises its own status errors for I/O failures
         raise UserError(f"could not write the parameter archive '{path}': {error}") from None
+
+
+def remove(path) -> None:
+    """Removes an archive if it was written (a temporary one, after a failed compile)."""
+    try:
+        os.remove(path)
+    except FileNotFoundError:
+        pass
 
 
 def io_module(instance, path):
@@ -127,11 +190,16 @@ def io_module(instance, path):
     return iree.runtime.create_io_parameters_module(instance, index.create_provider(scope=SCOPE))
 
 
-def export(module: ir.Operation, path, report: dict, min_bytes: int = MIN_BYTES) -> None:
-    """Moves the module's large weights into an archive at `path`; notes what moved in `report`."""
+def export(module: ir.Operation, path, report: dict, min_bytes: int = MIN_BYTES,
+           folded: FoldedWeightFile | None = None) -> None:
+    """Moves the module's large weights into an archive at `path` (those folded into
+    `folded` from there); notes what moved in `report`."""
     begin = time.perf_counter()
     arrays = externalize(module, min_bytes)
-    write_archive(arrays, path)
+    write_archive(arrays, path, folded)
+    if folded is not None:
+        constant_values.keep_new_arrays_with(module.context, None)
+        folded.close()
     report["stages"].append({"stage": "parameter archive", "seconds": round(time.perf_counter() - begin, 4)})
     report["parameters"] = {"archive": str(path), "count": len(arrays),
                             "bytes": int(sum(array.nbytes for array in arrays.values()))}

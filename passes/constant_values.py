@@ -12,13 +12,14 @@ Arrays returned are read-only: a weight's array is the model's own memory.
 import math
 import re
 import weakref
+from typing import Callable
 
 import numpy as np
 from torch_mlir import ir
 
 from ..dialects import data_ops
 
-__all__ = ["dtype_of", "make_constant", "register", "resource_name", "splat_of", "value_of"]
+__all__ = ["dtype_of", "keep_new_arrays_with", "make_constant", "register", "resource_name", "splat_of", "value_of"]
 
 # MLIR element type -> numpy dtype; bf16 has no numpy dtype and is never read.
 DTYPES = {
@@ -37,6 +38,8 @@ DENSE_LIMIT = 64
 
 # context -> resource name -> array (or raw bytes as uint8, from text); None: not found.
 _TABLE: "weakref.WeakKeyDictionary[ir.Context, dict[str, np.ndarray | None]]" = weakref.WeakKeyDictionary()
+# context -> where the arrays of new blobs live (see `keep_new_arrays_with`).
+_STORES: "weakref.WeakKeyDictionary[ir.Context, Callable[[np.ndarray], np.ndarray]]" = weakref.WeakKeyDictionary()
 # A resource name as printed: bare, or quoted when it has other characters (quotes dropped).
 _RESOURCE_NAME = re.compile(r'dense_resource<(?:"((?:[^"\\]|\\.)*)"|([^>]*))>')
 _BLOB = re.compile(r'^\s*(?:"((?:[^"\\]|\\.)*)"|([^\s:"]+)): "0x([0-9A-Fa-f]*)",?$', re.M)
@@ -66,6 +69,16 @@ def register(attr: ir.Attribute, array: np.ndarray) -> None:
     """Records the array behind a `dense_resource` attribute (made with
     `get_from_buffer`), so that `value_of` can read it; keeps the array alive."""
     _table(attr.context)[resource_name(attr)] = array
+
+
+def keep_new_arrays_with(context: ir.Context, store: "Callable[[np.ndarray], np.ndarray] | None") -> None:
+    """Hands each array that `make_constant` puts in a blob of `context` to `store`, which
+    returns the array to keep: the same bytes, e.g. mapped back from a file, so that weights
+    folded at compile time need not stay in the process's memory. None: keep them as made."""
+    if store is None:
+        _STORES.pop(context, None)
+    else:
+        _STORES[context] = store
 
 
 def _root(op: ir.Operation) -> ir.Operation:
@@ -149,6 +162,7 @@ def make_constant(array: np.ndarray, type_: ir.RankedTensorType, name: str = "co
     if array.size <= DENSE_LIMIT or dtype == np.bool_ or _is_splat(array):
         attr = ir.DenseElementsAttr.get(array[(0,) * array.ndim] if _is_splat(array) else array, type=type_)
     else:
+        array = _STORES.get(type_.context, lambda made: made)(array)
         attr = ir.DenseResourceElementsAttr.get_from_buffer(array, name, type_)
         register(attr, array)
     return data_ops.ConstantOp(attr, type_).result

@@ -28,6 +28,8 @@ INTO = {"NHWC": [0, 2, 3, 1], "NCHW": [0, 3, 1, 2]}  # an activation from the ot
 WEIGHT_INTO = {"NHWC": [2, 3, 1, 0], "NCHW": [3, 2, 0, 1]}  # FCHW -> HWCF and back
 WINDOW_OPS = ("mlc.conv2d", "mlc.max_pool2d", "mlc.avg_pool2d")
 ELEMENTWISE = {f"mlc.{name}" for name in (*UNARY_OPS, "gelu", "clamp", "cast", *BINARY_OPS, "compare")}
+# Reductions over `axes`, which `sink` remaps. argmax/argmin (one `axis`), scans, argsort
+# and take_along_axis are left out on purpose: a transpose stops at them.
 REDUCE_OPS = {f"mlc.{name}" for name in REDUCTIONS}
 
 

@@ -10,7 +10,9 @@ Folding never grows the model: an op whose result is larger than `size-limit`
 bytes and larger than its constant inputs together (a scalar broadcast to a big
 tensor) stays, and is counted. Left out: conv2d and pooling, ops with dynamic
 result shapes, bf16 (numpy has no bf16), arithmetic on i1, integer powers with
-negative exponents and gathers with out-of-range indices (undefined).
+negative exponents, integer divisions by zero (or of the minimum by -1), the
+sign of NaN (mlc.sign keeps it, torch.sign gives 0), gathers with out-of-range
+indices (undefined), and argsort.
 """
 
 import dataclasses
@@ -26,7 +28,9 @@ from .registry import Pass, register
 
 SKIPPED = "skipped (size limit)"
 # Arithmetic on i1 is modulo 2 in the lowering (true + true is false), logic in numpy.
-NOT_ON_BOOLEANS = {"mlc.add", "mlc.sub", "mlc.mul", "mlc.div", "mlc.pow", "mlc.neg", "mlc.matmul", "mlc.reduce_sum"}
+NOT_ON_BOOLEANS = {"mlc.add", "mlc.sub", "mlc.mul", "mlc.div", "mlc.pow", "mlc.neg", "mlc.matmul", "mlc.reduce_sum",
+                   "mlc.fmod", "mlc.remainder", "mlc.floor_div", "mlc.sign", "mlc.shift_left", "mlc.shift_right",
+                   "mlc.reduce_prod", "mlc.cumsum", "mlc.cumprod", "mlc.argmax", "mlc.argmin"}
 
 
 class NotFoldable(Exception):
@@ -39,6 +43,12 @@ class NotFoldable(Exception):
 def _erf(x: np.ndarray) -> np.ndarray:
     """numpy has no erf: math.erf per element, rounded to x's type."""
     return np.vectorize(math.erf, otypes=[np.float64])(x).astype(x.dtype)
+
+
+def _rounded_once(fn):
+    """`fn` in f64, rounded once to x's type: numpy's own f32 loops can be an ulp off
+    (log10(100) is 2.0000002 there, 2 in torch)."""
+    return lambda *xs: fn(*(x.astype(np.float64) for x in xs)).astype(xs[0].dtype)
 
 
 def _sigmoid(x):
@@ -67,12 +77,39 @@ def _clamp(op, x):
     return np.minimum(np.maximum(x, low), high)
 
 
+def _integer_division(divide):
+    """`divide` where the quotient of integers is defined: torch raises on a zero
+    divisor and the lowering's arith ops are undefined there and for MIN / -1."""
+
+    def fold(a, b):
+        if a.dtype.kind != "f":
+            overflow = (a == np.iinfo(a.dtype).min) & (b == -1)
+            if (b == 0).any() or overflow.any():
+                raise NotFoldable("integer division by zero or overflowing")
+        return divide(a, b)
+
+    return fold
+
+
+@_integer_division
 def _divide(a, b):
     """True division for floats; integers truncate toward zero (numpy floors)."""
     if a.dtype.kind == "f":
         return a / b
     quotient = a // b
     return quotient + ((a % b != 0) & ((a < 0) != (b < 0)))
+
+
+@_integer_division
+def _remainder(a, b):
+    """torch's (and the lowering's) formula: np.mod gives a zero the divisor's sign."""
+    truncated = np.fmod(a, b)
+    return np.where((truncated != 0) & ((truncated < 0) != (b < 0)), truncated + b, truncated)
+
+
+def _sign(x):
+    """NumPy's sign, but 0 for NaN, as torch.sign and mlc.sign."""
+    return np.where(np.isnan(x), 0, np.sign(x)).astype(x.dtype) if x.dtype.kind == "f" else np.sign(x)
 
 
 def _power(a, b):
@@ -107,6 +144,13 @@ UNARY = {
     "floor": np.floor,
     "ceil": np.ceil,
     "silu": lambda x: x * _sigmoid(x),
+    **{name: _rounded_once(fn) for name, fn in {
+        "log1p": np.log1p, "expm1": np.expm1, "log2": np.log2, "log10": np.log10, "tan": np.tan,
+        "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh,
+    }.items()},
+    "round": np.round,  # half to even, as torch.round
+    "trunc": np.trunc,
+    "sign": _sign,
 }
 BINARY = {
     "add": np.add,
@@ -116,6 +160,17 @@ BINARY = {
     "pow": _power,
     "maximum": np.maximum,
     "minimum": np.minimum,
+    "fmod": _integer_division(np.fmod),  # C's fmod, the dividend's sign
+    "remainder": _remainder,
+    "floor_div": _integer_division(np.floor_divide),  # for floats, torch's algorithm (from numpy's)
+    "atan2": _rounded_once(np.arctan2),
+    # On i1, and/or/xor are the logical ops in numpy and in the lowering. Shifts by the
+    # bit width or more (or by a negative amount) give 0 or the sign, as in torch.
+    "bitwise_and": np.bitwise_and,
+    "bitwise_or": np.bitwise_or,
+    "bitwise_xor": np.bitwise_xor,
+    "shift_left": np.left_shift,
+    "shift_right": np.right_shift,
 }
 
 
@@ -142,6 +197,27 @@ def _sum(x, **axes):
 
 def _mean(x, **axes):
     return np.mean(x, dtype=x.dtype, **axes)
+
+
+def _prod(x, **axes):
+    return np.prod(x, dtype=x.dtype, **axes)
+
+
+def _arg_reduction(find):
+    """argmax/argmin: the first extreme, and the first NaN if any, as in torch."""
+
+    def fold(op, x):
+        axis = normalize_axis(int_attr(op, "axis"), x.ndim)
+        if x.shape[axis] == 0:
+            raise NotFoldable("no element to find")
+        return find(x, axis=axis, keepdims=bool_attr(op, "keepdim"))
+
+    return fold
+
+
+def _scan(accumulate):
+    """cumsum/cumprod in x's type, combining in index order as the lowering does."""
+    return lambda op, x: accumulate(x, axis=normalize_axis(int_attr(op, "axis"), x.ndim), dtype=x.dtype)
 
 
 def _softmax(op, x):
@@ -179,6 +255,14 @@ def _gather(op, x, indices):
     return np.take(x, indices, axis=axis)
 
 
+def _take_along_axis(op, x, indices):
+    axis = normalize_axis(int_attr(op, "axis"), x.ndim)
+    if indices.size and (indices.min() < 0 or indices.max() >= x.shape[axis]):
+        raise NotFoldable("take_along_axis index out of range")
+    reach = tuple(slice(None) if d == axis else slice(0, n) for d, n in enumerate(indices.shape))
+    return np.take_along_axis(x[reach], indices.astype(np.intp), axis=axis)
+
+
 def _pad(op, x):
     widths = list(zip(i64_array(op, "low"), i64_array(op, "high")))
     return np.pad(x, widths, constant_values=_element(float_attr(op, "value"), x.dtype))
@@ -200,6 +284,11 @@ FOLDERS = {
     "mlc.reduce_mean": _reduction(_mean),
     "mlc.reduce_max": _reduction(np.max),
     "mlc.reduce_min": _reduction(np.min),
+    "mlc.reduce_prod": _reduction(_prod),
+    "mlc.argmax": _arg_reduction(np.argmax),
+    "mlc.argmin": _arg_reduction(np.argmin),
+    "mlc.cumsum": _scan(np.cumsum),
+    "mlc.cumprod": _scan(np.cumprod),
     "mlc.softmax": _softmax,
     "mlc.layer_norm": _layer_norm,
     "mlc.batch_norm": _batch_norm,
@@ -210,6 +299,7 @@ FOLDERS = {
     "mlc.concat": lambda op, a, b: np.concatenate([a, b], axis=normalize_axis(int_attr(op, "axis"), a.ndim)),
     "mlc.slice": _slice,
     "mlc.gather": _gather,
+    "mlc.take_along_axis": _take_along_axis,
     "mlc.pad": _pad,
 }
 

@@ -9,7 +9,8 @@ Runs after `mlc-lower-to-linalg{keep-fusion-groups=true}`.
 A region whose result has dynamic sizes must name them with values from outside
 it; they are traced back through destination operands and `tensor.empty` to the
 group's inputs and rebuilt before the region. A group whose sizes cannot be
-traced is inlined instead, and IREE forms its dispatches.
+traced, or that pads a dynamically sized tensor, is inlined instead, and IREE
+forms its dispatches.
 """
 
 from torch_mlir import ir
@@ -62,16 +63,24 @@ def _hoist(value: ir.Value, body: ir.Block) -> ir.Value:
         return value
     op = value.owner.operation
     if op.name == "tensor.dim":
-        index = op.operands[1].owner.operation
-        if index.name != "arith.constant":
+        index = op.operands[1].owner
+        if isinstance(index, ir.Block) or index.operation.name != "arith.constant":
             raise Untraceable("tensor.dim with a dynamic index")
-        return _size_outside(op.operands[0], ir.IntegerAttr(index.attributes["value"]).value, body)
+        return _size_outside(op.operands[0], ir.IntegerAttr(index.operation.attributes["value"]).value, body)
     if op.name.startswith(("arith.", "affine.apply")) and len(op.results) == 1:
+        operands = [_hoist(operand, body) for operand in op.operands]  # first, so they precede the clone
         clone = op.clone()
-        for i, operand in enumerate(op.operands):
-            clone.operands[i] = _hoist(operand, body)
+        for i, operand in enumerate(operands):
+            clone.operands[i] = operand
         return clone.results[0]
     raise Untraceable(op.name)
+
+
+def _pads_dynamic_tensor(body: ir.Block) -> bool:
+    """IREE's CPU code generation fails on a `tensor.pad` of a dynamically sized tensor
+    inside a dispatch region (a convolution's padding at a dynamic batch); IREE
+    places such pads itself when it forms the dispatches."""
+    return any(op.name == "tensor.pad" and DYNAMIC in op.operands[0].type.shape for op in body.operations)
 
 
 def _result_sizes(group: ir.Operation, yielded: ir.Value) -> list[ir.Value]:
@@ -94,6 +103,8 @@ def _dispatch_region(group: ir.Operation) -> bool:
     body = group.regions[0].blocks[0]
     terminator = body.operations[len(body.operations) - 1]
     try:
+        if _pads_dynamic_tensor(body):
+            raise Untraceable("tensor.pad of a dynamic tensor")
         sizes = _result_sizes(group, terminator.operands[0])
     except Untraceable:
         _inline(group)

@@ -2,11 +2,15 @@
 
 import numpy as np
 from torch_mlir import ir
+from torch_mlir.dialects import arith
 
 from ...dialects import data_ops
+from ...dialects import elementwise_ops as ew
+from ...dialects.op_base import DYNAMIC
 from ..constant_values import dtype_of, make_constant
 from .patterns import NotConvertible, converts
-from .values import cast_to
+from .sizes import index, size_value
+from .values import cast_to, splat
 
 
 @converts("torch.vtensor.literal")
@@ -26,8 +30,24 @@ def cast(op):
 
 @converts("torch.aten.arange.start_step", "torch.aten.arange.start", "torch.aten.arange")
 def arange(op):
-    """With constant bounds (position ids of a fixed length) the range is a constant."""
+    """With constant bounds (position ids of a fixed length) the range is a constant;
+    with an end computed at run time, start + step * iota(length)."""
     bounds = {"torch.aten.arange": 1, "torch.aten.arange.start": 2, "torch.aten.arange.start_step": 3}[op.name]
-    values = [op.float(i) for i in range(bounds)]
+    end_index = 0 if bounds == 1 else 1
     result_type = op.result_type()
-    return make_constant(np.arange(*values).astype(dtype_of(result_type)), result_type, "arange")
+    if result_type.shape[0] != DYNAMIC:
+        values = [op.float(i) for i in range(bounds)]
+        return make_constant(np.arange(*values).astype(dtype_of(result_type)), result_type, "arange")
+    start = 0 if bounds == 1 else op.int(0)
+    step = op.int(2) if bounds == 3 else 1
+    if step <= 0:
+        raise NotConvertible("a decreasing range of computed length")
+    end = size_value(op.op.operands[end_index])
+    length = arith.ceildivsi(arith.subi(end, index(start)), index(step))
+    positions = data_ops.IotaOp([length], result_type).result
+    element_type = result_type.element_type
+    if step != 1:
+        positions = ew.MulOp(positions, splat(step, element_type), result_type).result
+    if start != 0:
+        positions = ew.AddOp(positions, splat(start, element_type), result_type).result
+    return positions

@@ -1,11 +1,14 @@
 """torch view, layout and indexing ops -> mlc reshape, transpose, broadcast,
 concat, slice, gather and pad."""
 
+from torch_mlir import ir
+
 from ...dialects import shape_ops
 from ...dialects.op_base import DYNAMIC
 from .attributes import f64, i64, i64_array, tensor_type
 from .patterns import NotConvertible, converts
-from .sizes import element_count_of_dims, view_sizes
+from .sizes import dim as dim_of
+from .sizes import element_count_of_dims, size_value, view_sizes
 from .values import reshape
 
 
@@ -74,7 +77,28 @@ def t(op):
 
 @converts("torch.aten.expand", "torch.aten.broadcast_to")
 def expand(op):
-    return shape_ops.BroadcastOp(op.tensor(0), op.result_type()).result
+    """Dynamic result sizes come from torch's size list (-1: the input's own size)."""
+    source, result_type = op.tensor(0), op.result_type()
+    if DYNAMIC not in result_type.shape:
+        return shape_ops.BroadcastOp(source, [], result_type).result
+    offset = result_type.rank - source.type.rank
+    sizes = []
+    for d, (element, size) in enumerate(zip(_list_elements(op.op.operands[1]), result_type.shape)):
+        if size == DYNAMIC:
+            keep = _is_constant_int(element) and op_int_value(element) == -1
+            sizes.append(dim_of(source, d - offset) if keep else size_value(element))
+    return shape_ops.BroadcastOp(source, sizes, result_type).result
+
+
+def _list_elements(value) -> list:
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.operation.name != "torch.prim.ListConstruct":
+        raise NotConvertible("sizes that are not a list")
+    return list(owner.operation.operands)
+
+
+def op_int_value(value) -> int:
+    return ir.IntegerAttr(value.owner.operation.attributes["value"]).value
 
 
 def _slice_bounds(size, start, end, step):
@@ -94,12 +118,30 @@ def slice_(op):
     input_type = op.operand_type(0)
     dim = op.int(1) % input_type.rank
     start = None if op.is_none(2) else op.int(2)
-    end = None if op.is_none(3) else op.int(3)
-    lo, hi, step = _slice_bounds(input_type.shape[dim], start, end, op.int(4))
+    if op.is_none(3) or _is_constant_int(op.op.operands[3]):
+        end, computed_end = None if op.is_none(3) else op.int(3), []
+    else:  # a size computed at run time (`x[:, :seq]`): the limit is an index operand
+        end, computed_end = DYNAMIC, [size_value(op.op.operands[3])]
+        if (start or 0) < 0:
+            raise NotConvertible("a slice from the end up to a computed size")
+    if computed_end:
+        lo, hi, step = start or 0, DYNAMIC, op.int(4)
+    else:
+        lo, hi, step = _slice_bounds(input_type.shape[dim], start, end, op.int(4))
     hi = hi if hi == DYNAMIC else max(hi, lo)
     starts, limits, strides = [0] * input_type.rank, list(input_type.shape), [1] * input_type.rank
     starts[dim], limits[dim], strides[dim] = lo, hi, step
-    return shape_ops.SliceOp(op.tensor(0), i64_array(starts), i64_array(limits), i64_array(strides), op.result_type()).result
+    given = []  # with a computed limit, every '?' limit is an operand: the others are their sizes
+    if computed_end:
+        given = [computed_end[0] if d == dim else dim_of(op.tensor(0), d)
+                 for d in range(input_type.rank) if limits[d] == DYNAMIC]
+    return shape_ops.SliceOp(op.tensor(0), given, i64_array(starts), i64_array(limits), i64_array(strides),
+                             op.result_type()).result
+
+
+def _is_constant_int(value) -> bool:
+    owner = value.owner
+    return not isinstance(owner, ir.Block) and owner.operation.name == "torch.constant.int"
 
 
 @converts("torch.aten.select.int")
@@ -113,7 +155,7 @@ def select(op):
     sliced_shape = list(input_type.shape)
     sliced_shape[dim] = 1
     sliced = shape_ops.SliceOp(
-        op.tensor(0), i64_array(starts), i64_array(limits), i64_array([1] * input_type.rank),
+        op.tensor(0), [], i64_array(starts), i64_array(limits), i64_array([1] * input_type.rank),
         tensor_type(sliced_shape, input_type.element_type),
     ).result
     return reshape(sliced, op.result_type().shape)

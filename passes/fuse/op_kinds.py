@@ -6,6 +6,10 @@ rules compare kinds with `<=`.
 
 import enum
 
+from ...dialects.bitwise_ops import BITWISE_OPS
+from ...dialects.elementwise_ops import BINARY_OPS, UNARY_OPS
+from ...dialects.reduction_ops import REDUCTIONS
+
 
 class OpKind(enum.IntEnum):
     ELEMENTWISE = 0  # result[i] depends on operand[i] only
@@ -16,35 +20,25 @@ class OpKind(enum.IntEnum):
     OPAQUE = 8  # never fused
 
 
+def _mlc(*names) -> list[str]:
+    return [f"mlc.{name}" for name in names]
+
+
+# The elementwise tables of the dialect give the kinds of their rows, so a new row fuses as its kin.
 KINDS = {
-    **dict.fromkeys(
-        ["mlc.cast", "mlc.compare", "mlc.select", "mlc.gelu", "mlc.clamp",
-         "mlc.neg", "mlc.abs", "mlc.relu", "mlc.exp", "mlc.log", "mlc.sqrt", "mlc.rsqrt", "mlc.reciprocal",
-         "mlc.tanh", "mlc.sigmoid", "mlc.erf", "mlc.sin", "mlc.cos", "mlc.floor", "mlc.ceil", "mlc.silu"],
-        OpKind.ELEMENTWISE,
-    ),
+    **dict.fromkeys(_mlc(*UNARY_OPS, "cast", "compare", "select", "gelu", "clamp"), OpKind.ELEMENTWISE),
     # Binary ops are ELEMENTWISE when no operand broadcasts (see `kind_of`).
-    **dict.fromkeys(
-        ["mlc.add", "mlc.sub", "mlc.mul", "mlc.div", "mlc.pow", "mlc.maximum", "mlc.minimum",
-         "mlc.broadcast", "mlc.batch_norm"],
-        OpKind.BROADCAST,
-    ),
-    **dict.fromkeys(
-        ["mlc.reshape", "mlc.transpose", "mlc.slice", "mlc.pad", "mlc.gather", "mlc.take_along_axis"],
-        OpKind.INJECTIVE,
-    ),
-    **dict.fromkeys(
-        ["mlc.reduce_sum", "mlc.reduce_mean", "mlc.reduce_max", "mlc.reduce_min", "mlc.softmax", "mlc.layer_norm"],
-        OpKind.REDUCTION,
-    ),
-    **dict.fromkeys(
-        ["mlc.matmul", "mlc.conv2d", "mlc.max_pool2d", "mlc.avg_pool2d"],
-        OpKind.OUT_ELEMENTWISE_FUSABLE,
-    ),
+    **dict.fromkeys(_mlc(*BINARY_OPS, *BITWISE_OPS, "broadcast", "batch_norm"), OpKind.BROADCAST),
+    **dict.fromkeys(_mlc("reshape", "transpose", "slice", "pad", "gather", "take_along_axis"), OpKind.INJECTIVE),
+    # argmax/argmin: one reduction loop over their axis, as reduce_max.
+    **dict.fromkeys(_mlc(*REDUCTIONS, "argmax", "argmin", "softmax", "layer_norm"), OpKind.REDUCTION),
+    **dict.fromkeys(_mlc("matmul", "conv2d", "max_pool2d", "avg_pool2d"), OpKind.OUT_ELEMENTWISE_FUSABLE),
     # Injective in TVM's terms, but lowered to slices inserted into one buffer, which
     # IREE's CPU code generation cannot vectorize together with other ops (ViT's
     # class token: "operations with large vector sizes"). It runs alone.
     "mlc.concat": OpKind.OPAQUE,
+    # cumsum, cumprod and argsort are OPAQUE too (not listed): each lowers to a
+    # generic with an extra reduction loop that reads its input at another index.
 }
 
 

@@ -1,12 +1,13 @@
 """constant -> `arith.constant` holding the very same attribute (a
 `dense_resource` blob is shared, never copied); cast -> a `linalg.generic`
-applying the arith conversion for the pair of element types."""
+applying the arith conversion for the pair of element types; iota -> a
+`linalg.generic` writing `linalg.index`."""
 
 from torch_mlir import ir
-from torch_mlir.dialects import arith
+from torch_mlir.dialects import arith, linalg
 
 from ...dialects.op_base import is_float
-from .builders import constant, elementwise
+from .builders import PARALLEL, constant, elementwise, empty, generic, identity
 
 
 def _lower_constant(op):
@@ -67,7 +68,22 @@ def _lower_cast(op):
     return elementwise([op.input], op.result.type, lambda x: convert(x, target))
 
 
+def _lower_iota(op):
+    """One generic writing each position's index, converted to the element type."""
+    result_type = op.result.type
+    length = list(op.size)[0] if len(op.size) else result_type.shape[0]
+    init = empty([length], result_type.element_type)
+    i64 = ir.IntegerType.get_signless(64)
+
+    def body(_):
+        position = arith.index_cast(i64, linalg.IndexOp(0).result)
+        return position if result_type.element_type == i64 else convert(position, result_type.element_type)
+
+    return generic([], init, [identity(1)], [PARALLEL], body)
+
+
 LOWERINGS = {
     "mlc.constant": _lower_constant,
     "mlc.cast": _lower_cast,
+    "mlc.iota": _lower_iota,
 }

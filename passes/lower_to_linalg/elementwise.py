@@ -56,13 +56,13 @@ UNARY = {
     "cosh": (math.cosh, None),
     "round": (math.roundeven, None),
     "trunc": (math.trunc, None),
-    "sign": (lambda x: _sign(x, arith.cmpf, arith.CmpFPredicate.OGT, arith.CmpFPredicate.OLT, x),
+    "sign": (lambda x: _sign(x, arith.cmpf, arith.CmpFPredicate.OGT, arith.CmpFPredicate.OLT, _c(x, 0)),
              lambda x: _sign(x, arith.cmpi, arith.CmpIPredicate.sgt, arith.CmpIPredicate.slt, _c(x, 0))),
 }
 
 
 def _sign(x, compare, greater, less, otherwise):
-    """1 where x > 0, -1 where x < 0, else `otherwise` (x itself for floats: zeros and NaN stay)."""
+    """1 where x > 0, -1 where x < 0, else `otherwise` (0, also for NaN, as torch.sign)."""
     negative_or_other = arith.select(compare(less, x, _c(x, 0)), _c(x, -1), otherwise)
     return arith.select(compare(greater, x, _c(x, 0)), _c(x, 1), negative_or_other)
 
@@ -73,6 +73,24 @@ def _floored(remainder, rhs, compare, zero_eq, less, add):
     nonzero = compare(zero_eq, remainder, _c(remainder, 0))
     signs_differ = arith.xori(compare(less, remainder, _c(remainder, 0)), compare(less, rhs, _c(rhs, 0)))
     return arith.select(arith.andi(nonzero, signs_differ), add(remainder, rhs), remainder)
+
+
+def _floor_div_float(x, y):
+    """torch's floor division of floats: (x - fmod(x, y)) / y, one less where fmod's sign
+    differs from y's, then floored and rounded back up when the quotient was inexact
+    below (floor(x / y) alone gives 1 // 0.1 = 10, torch 9); x / y when y is 0."""
+    mod = arith.remf(x, y)
+    quotient = arith.divf(arith.subf(x, mod), y)
+    less = arith.CmpFPredicate.OLT
+    differs = arith.xori(arith.cmpf(less, mod, _c(mod, 0)), arith.cmpf(less, y, _c(y, 0)))
+    adjust = arith.andi(arith.cmpf(arith.CmpFPredicate.UNE, mod, _c(mod, 0)), differs)
+    quotient = arith.select(adjust, arith.subf(quotient, _c(quotient, 1)), quotient)
+    floored = math.floor(quotient)
+    above_half = arith.cmpf(arith.CmpFPredicate.OGT, arith.subf(quotient, floored), _c(quotient, 0.5))
+    floored = arith.select(above_half, arith.addf(floored, _c(floored, 1)), floored)
+    zero = math.copysign(_c(x, 0), arith.divf(x, y))
+    result = arith.select(arith.cmpf(arith.CmpFPredicate.UNE, quotient, _c(quotient, 0)), floored, zero)
+    return arith.select(arith.cmpf(arith.CmpFPredicate.OEQ, y, _c(y, 0)), arith.divf(x, y), result)
 
 
 def _remainder_float(x, y):
@@ -126,7 +144,7 @@ BINARY = {
     "minimum": (arith.minimumf, arith.minsi),
     "fmod": (arith.remf, arith.remsi),
     "remainder": (_remainder_float, _remainder_int),
-    "floor_div": (lambda x, y: math.floor(arith.divf(x, y)), arith.floordivsi),
+    "floor_div": (_floor_div_float, arith.floordivsi),
     "atan2": (math.atan2, None),
 }
 

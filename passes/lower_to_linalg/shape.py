@@ -103,6 +103,9 @@ def _lower_transpose(op):
 
 
 def _lower_broadcast(op):
+    if len(op.sizes):
+        given = iter(op.sizes)
+        return broadcast_to(op.input, [next(given) if s == DYNAMIC else s for s in op.result.type.shape])
     return broadcast_to(op.input, broadcast_sizes(op.result.type, [op.input]))
 
 
@@ -158,12 +161,17 @@ def _lower_concat(op):
 
 
 def _lower_slice(op):
-    """One `tensor.extract_slice`; a dynamic result size is ceil((size - start) / stride)."""
+    """One `tensor.extract_slice`; a dynamic result size is ceil((limit - start) / stride),
+    the limit an operand or the input's size."""
     start, stride = i64_array(op, "start"), i64_array(op, "stride")
     result_type = op.result.type
-    input_sizes = sizes(op.input)
+    limits = sizes(op.input)
+    given = iter(op.limits)
+    for d, limit in enumerate(i64_array(op, "limit")):
+        if limit == DYNAMIC and len(op.limits):
+            limits[d] = next(given)
     dynamic = [
-        arith.ceildivsi(arith.subi(input_sizes[d], index(start[d])), index(stride[d]))
+        arith.ceildivsi(arith.subi(limits[d], index(start[d])), index(stride[d]))
         for d, size in enumerate(result_type.shape) if size == DYNAMIC
     ]
     return tensor.extract_slice(result_type, op.input, [], dynamic, [], start, result_type.shape, stride)

@@ -6,6 +6,7 @@ import gc
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -150,3 +151,18 @@ def test_bad_value_is_refused(mlp):
 def test_archive_write_failure_is_a_user_error(tmp_path):
     with pytest.raises(mlc.UserError, match=r"^could not write the parameter archive '.*missing/w.irpa': "):
         parameters.write_archive({"w": np.zeros(1024, np.float32)}, tmp_path / "missing" / "w.irpa")
+
+
+def test_failed_iree_compile_leaves_no_temporary_archive(tmp_path, monkeypatch, mlp):
+    """The archive is written before IREE compiles; when IREE then fails, the temporary
+    one is removed (an archive at a path the user chose stays: it shows the order)."""
+    model, x, _ = mlp
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    rejected = {"target": "vulkan-spirv", "target_options": {"vulkan-target": "no-such-gpu"}}
+    with pytest.raises(mlc.UserError, match=r"^IREE failed to compile for vulkan-spirv:\n.*Unknown Vulkan target"):
+        mlc.compile(model, (x,), external_params=True, **rejected)
+    assert list((tmp_path / "tmp").iterdir()) == []
+    with pytest.raises(mlc.UserError, match=r"^IREE failed to compile for vulkan-spirv"):
+        mlc.compile(model, (x,), external_params=tmp_path / "w.irpa", **rejected)
+    assert (tmp_path / "w.irpa").stat().st_size > weight_bytes(model) / 2

@@ -30,12 +30,13 @@ func.func @floor_div_round(%a: tensor<4xi64>, %x: tensor<4xf32>) -> (tensor<4xi6
 
 // -----
 
-/// sign: 1 above zero, -1 below, else x itself (zero, NaN).
+/// sign: 1 above zero, -1 below, else 0 (zero and NaN, as torch.sign).
 
 // CHECK-LABEL: func.func @sign
 // CHECK: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[BELOW:.*]] = arith.cmpf olt, %[[X]]
-// CHECK: %[[NEG:.*]] = arith.select %[[BELOW]], %{{.*}}, %[[X]] : f32
+// CHECK: %[[NEG:.*]] = arith.select %[[BELOW]], %{{.*}}, %[[ZERO]] : f32
 // CHECK: %[[ABOVE:.*]] = arith.cmpf ogt, %[[X]]
 // CHECK: arith.select %[[ABOVE]], %{{.*}}, %[[NEG]] : f32
 func.func @sign(%x: tensor<4xf32>) -> tensor<4xf32> {

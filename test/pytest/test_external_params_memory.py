@@ -1,0 +1,67 @@
+"""Memory of a compile with external parameters: weights folded at compile time (O2's
+transposes) go to a file as soon as they exist, not into the process, and the archive
+holds the same bytes as when they stayed in memory."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+import mlc
+from mlc.driver import parameters
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def make_mlp():
+    """Two 2 MiB weight matrices, both transposed by O2's constant folding."""
+    torch.manual_seed(0)
+    return torch.nn.Sequential(torch.nn.Linear(512, 1024), torch.nn.GELU(), torch.nn.Linear(1024, 512)).eval()
+
+
+@pytest.mark.slow
+def test_folded_weights_go_to_a_file_and_the_archive_is_bit_identical(tmp_path, monkeypatch):
+    model, x = make_mlp(), torch.randn(4, 512)
+    stored = []
+    original_store = parameters.FoldedWeightFile.store
+
+    def spy(self, array):
+        kept = original_store(self, array)
+        stored.append(kept is not array)
+        return kept
+
+    monkeypatch.setattr(parameters.FoldedWeightFile, "store", spy)
+    on_disk = mlc.compile(model, (x,), external_params=tmp_path / "on_disk.irpa")
+    assert stored.count(True) == 2  # both transposed weights, mapped back from the file
+
+    monkeypatch.setattr(parameters, "keep_folded_weights_on_disk", lambda context, path: None)
+    in_memory = mlc.compile(model, (x,), external_params=tmp_path / "in_memory.irpa")
+    assert (tmp_path / "on_disk.irpa").read_bytes() == (tmp_path / "in_memory.irpa").read_bytes()
+    with torch.no_grad():
+        torch.testing.assert_close(on_disk(x), model(x), rtol=1e-4, atol=1e-5)
+
+
+PEAK_OF_BERT_BASE = """
+import json, resource, sys, torch
+sys.path.insert(0, sys.argv[1])
+import mlc, zoo
+model, inputs = zoo.build("bert_base")
+with torch.no_grad():
+    compiled = mlc.compile(model, inputs, external_params=True)
+print(json.dumps({"weight bytes": zoo.weight_bytes(model),
+                  "peak bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))
+"""
+
+
+@pytest.mark.models
+def test_bert_base_compiles_under_three_times_its_weights():
+    """The whole process (Python, torch, transformers, the compilers, the model itself)
+    peaks below 3x the weights while compiling BERT-base with an archive."""
+    result = subprocess.run([sys.executable, "-c", PEAK_OF_BERT_BASE, str(ROOT / "examples")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
+    measured = json.loads(result.stdout.strip().splitlines()[-1])
+    assert measured["peak bytes"] < 3 * measured["weight bytes"], measured

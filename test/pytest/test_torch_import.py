@@ -1,0 +1,145 @@
+"""The way in from PyTorch (driver/torch_import.py): functionalized export, an
+eval-mode BatchNorm kept whole, non-persistent buffers, and ops torch-mlir does not
+know broken up by PyTorch's own decompositions. Each model also compiles with IREE,
+runs, and matches eager."""
+
+import pytest
+import torch
+from torch.export import Dim
+
+import mlc
+from mlc.driver.compile import import_model
+
+
+def _check(compiled, model, *args):
+    with torch.no_grad():
+        expected = model(*args)
+    torch.testing.assert_close(compiled(*args), expected, rtol=1e-4, atol=1e-5)
+
+
+class InPlace(torch.nn.Module):
+    """nn.ReLU(inplace=True), `x += y` and hardswish_: functionalized before import."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(16, 16)
+        self.relu = torch.nn.ReLU(inplace=True)
+
+    def forward(self, x):
+        y = self.relu(self.fc(x))
+        y += x
+        return torch.nn.functional.hardswish(y, inplace=True) * 2.0
+
+
+class ConvBatchNorm(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3, padding=1)
+        self.norm = torch.nn.BatchNorm2d(4)
+        with torch.no_grad():  # statistics that are not the identity, so a wrong fold shows
+            self.norm.running_mean.uniform_(-1.0, 1.0)
+            self.norm.running_var.uniform_(0.5, 2.0)
+            self.norm.weight.uniform_(0.5, 1.5)
+            self.norm.bias.uniform_(-0.5, 0.5)
+
+    def forward(self, x):
+        return torch.relu(self.norm(self.conv(x)))
+
+
+class PositionIds(torch.nn.Module):
+    """BERT's `position_ids`: an int64 buffer that is not in the state_dict."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = torch.nn.Embedding(8, 16)
+        self.register_buffer("position_ids", torch.arange(8).flip(0), persistent=False)
+
+    def forward(self, x):
+        return x + self.embed(self.position_ids[: x.shape[1]])
+
+
+class Diff(torch.nn.Module):
+    """torch.diff (GPT-2's attention mask arithmetic): torch-mlir has no aten.diff."""
+
+    def forward(self, x):
+        return torch.diff(x, dim=-1) * 3.0
+
+
+def test_in_place_ops_are_functionalized():
+    _, module = import_model(InPlace(), (torch.randn(4, 16),))
+    torch_ir = str(module)
+    assert "torch.aten.relu_" not in torch_ir and "torch.aten.add_" not in torch_ir
+    assert "torch.aten.hardswish_" not in torch_ir
+    assert "torch.aten.relu " in torch_ir and "torch.aten.add.Tensor" in torch_ir
+
+
+@pytest.mark.slow
+def test_in_place_ops_compile_and_match_eager():
+    model = InPlace().eval()
+    x = torch.randn(4, 16)
+    _check(mlc.compile(model, (x.clone(),)), model, x)
+
+
+def test_eval_batch_norm_stays_whole():
+    _, module = import_model(ConvBatchNorm().eval(), (torch.randn(1, 3, 8, 8),))
+    torch_ir = str(module)
+    assert "torch.aten.batch_norm" in torch_ir
+    assert "_native_batch_norm_legit" not in torch_ir
+
+
+@pytest.mark.slow
+def test_eval_batch_norm_compiles_and_matches_eager():
+    model = ConvBatchNorm().eval()
+    compiled = mlc.compile(model, (torch.randn(2, 3, 8, 8),))
+    assert "torch.aten.batch_norm" in compiled.ir("torch")
+    assert "_native_batch_norm_legit" not in compiled.ir("torch")
+    _check(compiled, model, torch.randn(2, 3, 8, 8))
+
+
+def test_non_persistent_buffer_imports_and_leaves_the_program_as_it_was():
+    program, module = import_model(PositionIds(), (torch.randn(2, 5, 16),))
+    assert "position_ids" in str(module)
+    assert "position_ids" not in program.state_dict  # the importer's loan is returned
+
+
+@pytest.mark.slow
+def test_non_persistent_buffer_compiles_and_matches_eager():
+    model = PositionIds().eval()
+    _check(mlc.compile(model, (torch.randn(2, 5, 16),)), model, torch.randn(2, 5, 16))
+
+
+def test_op_unknown_to_torch_mlir_is_decomposed_by_pytorch():
+    _, module = import_model(Diff(), (torch.randn(3, 7),))
+    torch_ir = str(module)
+    assert "diff" not in torch_ir
+    assert "torch.aten.slice.Tensor" in torch_ir and "torch.aten.sub.Tensor" in torch_ir
+
+
+@pytest.mark.slow
+def test_op_unknown_to_torch_mlir_matches_eager():
+    model = Diff()
+    x = torch.randn(3, 7)
+    _check(mlc.compile(model, (x,)), model, x)
+
+
+@pytest.mark.slow
+def test_in_place_ops_and_batch_norm_at_a_dynamic_batch():
+    """One executable, run at several batch sizes; the report names the symbolic size."""
+
+    class Both(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.block = ConvBatchNorm()
+            self.relu = torch.nn.ReLU(inplace=True)
+
+        def forward(self, x):
+            y = self.block(x)
+            y += 1.0
+            return self.relu(y)
+
+    model = Both().eval()
+    compiled = mlc.compile(model, (torch.randn(2, 3, 8, 8),), dynamic_shapes=({0: Dim("batch")},))
+    batch, *rest = compiled.report["dynamic shapes"]["inputs"][0]
+    assert not batch.isdigit() and rest == ["3", "8", "8"]
+    for size in (1, 3, 6):
+        _check(compiled, model, torch.randn(size, 3, 8, 8))
