@@ -172,6 +172,14 @@ class SliceOp(MlcOp, name="slice", traits=[ext.Pure]):
         expect_same_element_type_as_input(self)
 
 
+def _input_and_integer_indices(op):
+    """The ranked types of a gather's `input` and `indices`; indices must be integers."""
+    input_type, indices_type = ranked(op.input, "input"), ranked(op.indices, "indices")
+    if not is_integer(indices_type.element_type):
+        raise VerifyError(f"indices must be integers, got {indices_type}")
+    return input_type, indices_type
+
+
 class GatherOp(MlcOp, name="gather", traits=[ext.Pure]):
     """Takes slices of `input` along `axis` at `indices` (torch's index_select and embedding).
 
@@ -185,10 +193,7 @@ class GatherOp(MlcOp, name="gather", traits=[ext.Pure]):
     result: Result[ir.RankedTensorType]
 
     def verify(self):
-        input_type = ranked(self.input, "input")
-        indices_type = ranked(self.indices, "indices")
-        if not is_integer(indices_type.element_type):
-            raise VerifyError(f"indices must be integers, got {indices_type}")
+        input_type, indices_type = _input_and_integer_indices(self)
         axis = normalize_axis(int_attr(self, "axis"), input_type.rank)
         shape = input_type.shape[:axis] + indices_type.shape + input_type.shape[axis + 1 :]
         expect_shape(self.result, shape, "result")
@@ -209,10 +214,7 @@ class TakeAlongAxisOp(MlcOp, name="take_along_axis", traits=[ext.Pure]):
     result: Result[ir.RankedTensorType]
 
     def verify(self):
-        input_type = ranked(self.input, "input")
-        indices_type = ranked(self.indices, "indices")
-        if not is_integer(indices_type.element_type):
-            raise VerifyError(f"indices must be integers, got {indices_type}")
+        input_type, indices_type = _input_and_integer_indices(self)
         if indices_type.rank != input_type.rank:
             raise VerifyError(f"indices must have the input's rank {input_type.rank}, got {indices_type}")
         axis = normalize_axis(int_attr(self, "axis"), input_type.rank)
