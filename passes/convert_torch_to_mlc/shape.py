@@ -8,7 +8,7 @@ from ...dialects.op_base import DYNAMIC
 from .attributes import f64, i64, i64_array, tensor_type
 from .patterns import NotConvertible, converts
 from .sizes import dim as dim_of
-from .sizes import element_count_of_dims, size_value, view_sizes
+from .sizes import check_size, element_count_of_dims, size_value, view_sizes
 from .values import reshape
 
 
@@ -78,15 +78,18 @@ def t(op):
 @converts("torch.aten.expand", "torch.aten.broadcast_to")
 def expand(op):
     """Dynamic result sizes come from torch's size list (-1: the input's own size)."""
-    source, result_type = op.tensor(0), op.result_type()
+    result_type = op.result_type()
     if DYNAMIC not in result_type.shape:
-        return shape_ops.BroadcastOp(source, [], result_type).result
+        return shape_ops.BroadcastOp(op.tensor(0), [], result_type).result
+    elements = _list_elements(op.op.operands[1])
+    keep = [_is_constant_int(e) and op_int_value(e) == -1 for e in elements]
+    for element, kept, size in zip(elements, keep, result_type.shape):
+        if size == DYNAMIC and not kept:
+            check_size(element)  # before anything is built
+    source = op.tensor(0)
     offset = result_type.rank - source.type.rank
-    sizes = []
-    for d, (element, size) in enumerate(zip(_list_elements(op.op.operands[1]), result_type.shape)):
-        if size == DYNAMIC:
-            keep = _is_constant_int(element) and op_int_value(element) == -1
-            sizes.append(dim_of(source, d - offset) if keep else size_value(element))
+    sizes = [dim_of(source, d - offset) if kept else size_value(element)
+             for d, (element, kept, size) in enumerate(zip(elements, keep, result_type.shape)) if size == DYNAMIC]
     return shape_ops.BroadcastOp(source, sizes, result_type).result
 
 
@@ -121,9 +124,9 @@ def slice_(op):
     if op.is_none(3) or _is_constant_int(op.op.operands[3]):
         end, computed_end = None if op.is_none(3) else op.int(3), []
     else:  # a size computed at run time (`x[:, :seq]`): the limit is an index operand
-        end, computed_end = DYNAMIC, [size_value(op.op.operands[3])]
         if (start or 0) < 0:
             raise NotConvertible("a slice from the end up to a computed size")
+        end, computed_end = DYNAMIC, [size_value(op.op.operands[3])]
     if computed_end:
         lo, hi, step = start or 0, DYNAMIC, op.int(4)
     else:

@@ -26,7 +26,28 @@ def index(value: int) -> ir.Value:
 
 
 def size_value(value: ir.Value) -> ir.Value:
-    """A torch int (`!torch.int`) computed from sizes, as an `index` value."""
+    """A torch int (`!torch.int`) computed from sizes, as an `index` value. Checked
+    whole before anything is built: a conversion that fails must leave the IR as it was."""
+    check_size(value)
+    return _build_size(value)
+
+
+def check_size(value: ir.Value) -> None:
+    """Raises NotConvertible unless `value` is size arithmetic mlc can express."""
+    owner = value.owner
+    op = None if isinstance(owner, ir.Block) else owner.operation
+    if op is None:
+        raise NotConvertible("a size that is a function argument")
+    if op.name in ("torch.aten.size.int", "torch.aten.sym_size.int"):
+        check_size(op.operands[1])
+    elif op.name in _ARITHMETIC:
+        check_size(op.operands[0])
+        check_size(op.operands[1])
+    elif op.name != "torch.constant.int":
+        raise NotConvertible(f"a size computed by {op.name}")
+
+
+def _build_size(value: ir.Value) -> ir.Value:
     owner = value.owner
     op = None if isinstance(owner, ir.Block) else owner.operation
     if op is None:
@@ -34,11 +55,9 @@ def size_value(value: ir.Value) -> ir.Value:
     if op.name == "torch.constant.int":
         return index(ir.IntegerAttr(op.attributes["value"]).value)
     if op.name in ("torch.aten.size.int", "torch.aten.sym_size.int"):
-        dim = size_value(op.operands[1])
+        dim = _build_size(op.operands[1])
         return tensor.dim(as_builtin(op.operands[0]), dim)
-    if op.name in _ARITHMETIC:
-        return _ARITHMETIC[op.name](size_value(op.operands[0]), size_value(op.operands[1]))
-    raise NotConvertible(f"a size computed by {op.name}")
+    return _ARITHMETIC[op.name](_build_size(op.operands[0]), _build_size(op.operands[1]))
 
 
 def element_count_of_dims(value: ir.Value, dims) -> ir.Value:
@@ -56,6 +75,12 @@ def element_count(value: ir.Value) -> ir.Value:
     return element_count_of_dims(value, range(value.type.rank))
 
 
+def _is_minus_one(value: ir.Value) -> bool:
+    owner = value.owner
+    return (not isinstance(owner, ir.Block) and owner.operation.name == "torch.constant.int"
+            and ir.IntegerAttr(owner.operation.attributes["value"]).value == -1)
+
+
 def view_sizes(list_value: ir.Value, source: ir.Value, shape: list[int]) -> list[ir.Value]:
     """The dynamic sizes of `source` viewed as `shape`, from torch's size list; a -1
     is what the element count leaves."""
@@ -63,12 +88,12 @@ def view_sizes(list_value: ir.Value, source: ir.Value, shape: list[int]) -> list
     if isinstance(owner, ir.Block) or owner.operation.name != "torch.prim.ListConstruct":
         raise NotConvertible("view sizes that are not a list")
     elements = list(owner.operation.operands)
+    for element, size in zip(elements, shape):
+        if size == DYNAMIC and not _is_minus_one(element):
+            check_size(element)
     values = []
     for element, size in zip(elements, shape):
-        element_op = element.owner.operation if not isinstance(element.owner, ir.Block) else None
-        is_minus_one = (element_op is not None and element_op.name == "torch.constant.int"
-                        and ir.IntegerAttr(element_op.attributes["value"]).value == -1)
-        values.append(None if is_minus_one else size_value(element) if size == DYNAMIC else index(size))
+        values.append(None if _is_minus_one(element) else _build_size(element) if size == DYNAMIC else index(size))
     inferred = [i for i, value in enumerate(values) if value is None]
     if inferred:
         known = index(1)
