@@ -28,7 +28,7 @@ pytest: $(STAMP)
 	$(BIN)/pytest -q -m "not models" test/pytest
 
 # The model zoo at full size (ResNet-18/50, MobileNetV3, ViT-B/16, BERT-base, GPT-2):
-# each compiled at -O2 and checked against PyTorch eager. About 10 minutes.
+# each compiled at -O2 and checked against PyTorch eager. About 3 minutes.
 test-models: $(STAMP)
 	$(BIN)/pytest -q -m models test/pytest
 
