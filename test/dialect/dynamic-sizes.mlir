@@ -45,3 +45,14 @@ func.func @select_two_scalars(%c: tensor<2x2xi1>, %a: tensor<f32>, %b: tensor<f3
   %0 = "mlc.select"(%c, %a, %b) : (tensor<2x2xi1>, tensor<f32>, tensor<f32>) -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @iota_of_computed_length
+// CHECK: "mlc.iota"(%{{.*}}) : (index) -> tensor<?xi64>
+// CHECK: "mlc.iota"() : () -> tensor<5xf32>
+func.func @iota_of_computed_length(%n: index) -> (tensor<?xi64>, tensor<5xf32>) {
+  %0 = "mlc.iota"(%n) : (index) -> tensor<?xi64>
+  %1 = "mlc.iota"() : () -> tensor<5xf32>
+  return %0, %1 : tensor<?xi64>, tensor<5xf32>
+}

@@ -47,3 +47,20 @@ func.func @slice_to_end_of_dynamic_dim(%x: tensor<?x8xf32>) -> tensor<?x4xf32> {
   %0 = "mlc.slice"(%x) {start = array<i64: 1, 0>, limit = array<i64: -9223372036854775808, 8>, stride = array<i64: 2, 2>} : (tensor<?x8xf32>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+/// iota of a computed length: a generic writing linalg.index into an empty of that size.
+
+// CHECK-LABEL: func.func @iota_of_computed_length
+// CHECK-SAME: (%[[N:.*]]: index)
+// CHECK: %[[EMPTY:.*]] = tensor.empty(%[[N]]) : tensor<?xi64>
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%[[EMPTY]] : tensor<?xi64>)
+// CHECK: %[[I:.*]] = linalg.index 0 : index
+// CHECK: arith.index_cast %[[I]] : index to i64
+// CHECK-NOT: mlc.iota
+func.func @iota_of_computed_length(%n: index) -> tensor<?xi64> {
+  %0 = "mlc.iota"(%n) : (index) -> tensor<?xi64>
+  return %0 : tensor<?xi64>
+}
