@@ -1,26 +1,32 @@
-"""mlc against its peers, one table: graph size, dispatches, compile times and latency.
+"""mlc against its peers, one table: latency, GFLOP/s, % of the CPU's peak, and mlc / best peer.
 
-    .venv/bin/python benchmarks/compare.py [--models mlp,cnn,transformer_block,resnet18,bert]
-                                           [--repeats N] [--markdown]
-    .venv/bin/python benchmarks/compare.py --models resnet50,mobilenet_v3_small,vit_b_16,bert_base,gpt2
-                                           (the zoo, examples/zoo.py: each model's main output)
+    .venv/bin/python benchmarks/compare.py [--models mlp,cnn,...] [--variants ...] [--rounds N] [--markdown]
 
-Per model it builds five variants of the same seeded model and input:
-    mlc O0, mlc O2    mlc.compile(model, inputs, opt_level=0 | 2), IREE llvm-cpu
-    eager             PyTorch eager under torch.inference_mode
-    torch.compile     default backend (inductor), warmed up; its first call is its compile time
-    IREE direct       torch-mlir's own linalg (torch_mlir.fx.export_and_import) compiled by IREE
-                      with the same flags as mlc: IREE without mlc's passes
-checks each one's output against eager once (a wrong or failing variant gets no
-latency), then times them all interleaved, round-robin in one loop, and reports
-medians. The machine is noisy: read the ratios, not the absolute times.
-torch.compile starts from an empty inductor cache, so its compile times are cold ones;
-one tiny model goes through mlc and torch.compile first, so that neither compiler's
-one-time start-up is charged to whichever model comes first.
+Per model it builds each variant of the same seeded model and input:
+    mlc O2          mlc.compile(model, inputs): the default, IREE llvm-cpu with data tiling
+    eager           PyTorch eager under torch.inference_mode
+    torch.compile   default backend (inductor), warmed up; its first call is its compile time
+    IREE direct     torch-mlir's own linalg (torch_mlir.fx.export_and_import) compiled by IREE
+                    with the flags mlc gives it (host CPU, data tiling, microkernels): IREE
+                    without mlc's passes
+and, on request (--variants), "mlc O0" (mlc's conversion only) and "mlc O2 no data tiling".
+It checks each one's output against eager once (a wrong or failing variant gets no
+latency), then times them interleaved in blocks: each round runs every variant for
+`--block` calls in a row, the first of which is not counted, in an order that rotates
+from round to round. A call right after another framework's would pay for its threads
+(PyTorch's OpenMP workers spin for a while after each op, IREE's wake up), so only calls
+after one of their own count. Medians.
+
+GFLOP/s is the model's floating-point work (torch.utils.flop_counter on eager: matmuls,
+convolutions, attention) over the latency. The peak is the CPU's FMA throughput at its
+nominal clock: cores x FMA units (2) x lanes (16 f32 with AVX-512, 8 with AVX2) x 2
+FLOP x GHz. "mlc / best" divides mlc O2's latency by the fastest peer's; the geomean
+is over the models where both ran.
 """
 
 import argparse
 import io
+import math
 import os
 import shlex
 import statistics
@@ -36,6 +42,7 @@ import iree.compiler  # noqa: E402
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch_mlir.fx  # noqa: E402
+from torch.utils.flop_counter import FlopCounterMode  # noqa: E402
 
 import mlc  # noqa: E402
 from mlc.driver import iree_backend  # noqa: E402
@@ -45,9 +52,16 @@ import large_models  # noqa: E402
 import models  # noqa: E402
 import zoo  # noqa: E402
 
-MODELS = ["mlp", "cnn", "transformer_block", "resnet18", "bert"]
-ROUNDS = {"resnet18": 10, "bert": 10, **dict.fromkeys(zoo.FACTORIES, 5)}  # timed rounds without --repeats; others 30
-WARMUP_ROUNDS = 3
+MODELS = ["mlp", "cnn", "transformer_block", "resnet18", "resnet50", "mobilenet_v3_small", "vit_b_16", "bert_base",
+          "gpt2"]
+# The small models at the sizes the issue tracker and TOOLCHAIN.md measure them (the
+# tests use smaller ones): MLP 64x512 -> 2048 -> 512, CNN 8x3x64x64, block 4x128x256.
+SMALL = {
+    "mlp": (lambda: models.MLP(512, 2048, 512), [(64, 512)]),
+    "cnn": (models.CNN, [(8, 3, 64, 64)]),
+    "transformer_block": (lambda: models.TransformerBlock(dim=256, heads=8, hidden=1024), [(4, 128, 256)]),
+}
+PEERS = ("eager", "torch.compile", "IREE direct")
 RTOL = ATOL = 1e-4  # each variant must match eager to allclose(rtol, atol x max(1, max |eager|))
 TARGET = "llvm-cpu"
 
@@ -66,27 +80,33 @@ class MainOutput(torch.nn.Module):
 
 def load(name: str):
     """(model, inputs), both seeded."""
-    if name in large_models.FACTORIES:  # resnet18 is large_models' (the zoo's is the same network)
+    if name in SMALL:
+        factory, shapes = SMALL[name]
+        torch.manual_seed(0)
+        model = models.seeded(factory)() if isinstance(factory, type) else factory().eval()
+        return model, tuple(torch.randn(shape) for shape in shapes)
+    if name in large_models.FACTORIES:  # resnet18 (the zoo's is the same network) and a 2-layer BERT
         return large_models.FACTORIES[name](), large_models.example_inputs(name)
-    if name in zoo.FACTORIES:
-        model, inputs = zoo.build(name)
-        return MainOutput(model).eval(), inputs
-    torch.manual_seed(0)
-    return models.FACTORIES[name](), tuple(torch.randn(shape) for shape in models.EXAMPLE_INPUTS[name])
+    model, inputs = zoo.build(name)
+    return MainOutput(model).eval(), inputs
 
 
-# Variant builders: each returns (callable, compile seconds, extra facts for the table).
+def flops(model, inputs) -> int:
+    with FlopCounterMode(display=False) as counter, torch.inference_mode():
+        model(*inputs)
+    return counter.get_total_flops()
+
+
+# Variant builders: each returns (callable, compile seconds, facts for the table).
 
 def build_eager(model, inputs):
     return model, None, {}
 
 
-def build_mlc(model, inputs, opt_level):
-    compiled = mlc.compile(model, inputs, target=TARGET, opt_level=opt_level)
-    report = compiled.report
-    facts = {"ops import": report["ops"]["after import"]["mlc ops"],
-             "ops opt": report["ops"]["after optimization"]["mlc ops"], "dispatches": report["dispatches"]}
-    return compiled, report["seconds"], facts
+def build_mlc(model, inputs, opt_level=2, data_tiling=True):
+    compiled = mlc.compile(model, inputs, target=TARGET, opt_level=opt_level,
+                           target_options={"data-tiling": data_tiling})
+    return compiled, compiled.report["seconds"], {"dispatches": compiled.report["dispatches"]}
 
 
 def build_torch_compile(model, inputs):
@@ -104,7 +124,8 @@ def build_iree_direct(model, inputs):
     module = torch_mlir.fx.export_and_import(model, *inputs, output_type="linalg-on-tensors")
     buffer = io.BytesIO()
     module.operation.write_bytecode(buffer)
-    vmfb = iree.compiler.compile_str(buffer.getvalue(), extra_args=iree_backend.TARGET_FLAGS[TARGET])
+    flags = iree_backend.TARGET_FLAGS[TARGET] + iree_backend.DATA_TILING_FLAGS
+    vmfb = iree.compiler.compile_str(buffer.getvalue(), extra_args=flags)
     seconds = time.perf_counter() - start
     main = iree_backend.load(vmfb, TARGET)
 
@@ -112,16 +133,18 @@ def build_iree_direct(model, inputs):
         result = main(*[np.ascontiguousarray(arg.numpy()) for arg in args])
         return torch.from_numpy(np.asarray(result.to_host()))
 
-    return run, seconds, {"dispatches": iree_backend.dispatch_count(vmfb)}
+    return run, seconds, {}
 
 
 VARIANTS = {
-    "mlc O0": lambda model, inputs: build_mlc(model, inputs, 0),
-    "mlc O2": lambda model, inputs: build_mlc(model, inputs, 2),
+    "mlc O2": build_mlc,
     "eager": build_eager,
     "torch.compile": build_torch_compile,
     "IREE direct": build_iree_direct,
+    "mlc O0": lambda model, inputs: build_mlc(model, inputs, opt_level=0),
+    "mlc O2 no data tiling": lambda model, inputs: build_mlc(model, inputs, data_tiling=False),
 }
+DEFAULT_VARIANTS = ["mlc O2", *PEERS]
 
 
 def warm_up_compilers() -> None:
@@ -138,33 +161,34 @@ def first_line(error: Exception) -> str:
     return f"{type(error).__name__}: {(error_lines or lines or [''])[0][:300]}"
 
 
-def time_interleaved(functions: dict, inputs, rounds: int) -> dict:
-    """Median ms of each function; one call of each per round, the starting one rotating."""
+def time_blocks(functions: dict, inputs, rounds: int, block: int) -> dict:
+    """Median ms per call of each function, timed in blocks (see the module docstring)."""
     names = list(functions)
     samples = {name: [] for name in names}
     with torch.inference_mode():
-        for round_ in range(WARMUP_ROUNDS + rounds):
+        for round_ in range(rounds):
             shift = round_ % len(names)
             for name in names[shift:] + names[:shift]:
-                start = time.perf_counter()
-                functions[name](*inputs)
-                if round_ >= WARMUP_ROUNDS:
-                    samples[name].append((time.perf_counter() - start) * 1e3)
+                for call in range(block):
+                    start = time.perf_counter()
+                    functions[name](*inputs)
+                    if call > 0:
+                        samples[name].append((time.perf_counter() - start) * 1e3)
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
-def benchmark(name: str, rounds: int) -> dict:
+def benchmark(name: str, variants: list[str], rounds: int, block: int) -> dict:
     """One model: build and check every variant, then time those that work."""
     begin = time.perf_counter()
     model, inputs = load(name)
     with torch.inference_mode():
         expected = model(*inputs)
-    row = {"model": name, "failures": {}, "compile": {}, "facts": {}, "error": 0.0}
+    row = {"model": name, "failures": {}, "compile": {}, "facts": {}, "error": 0.0, "flops": flops(model, inputs)}
     working = {}
-    for variant, build in VARIANTS.items():
+    for variant in variants:
         log(f"{name}: building {variant}")
         try:
-            function, seconds, facts = build(model, inputs)
+            function, seconds, facts = VARIANTS[variant](model, inputs)
             with torch.inference_mode():
                 actual = torch.as_tensor(function(*inputs))
         except Exception as error:  # a failing variant is a table cell, not the end of the run
@@ -179,87 +203,110 @@ def benchmark(name: str, rounds: int) -> dict:
         row["facts"][variant] = facts
         row["error"] = max(row["error"], error)
     built = time.perf_counter()
-    log(f"{name}: timing {', '.join(working)} for {rounds} rounds")
-    row["latency"] = time_interleaved(working, inputs, rounds)
-    row["wall"] = {"build": built - begin, "timing": time.perf_counter() - built}
-    log(f"{name}: built in {row['wall']['build']:.1f} s, timed in {row['wall']['timing']:.1f} s")
+    log(f"{name}: timing {', '.join(working)} for {rounds} rounds of {block}")
+    row["latency"] = time_blocks(working, inputs, rounds, block)
+    log(f"{name}: built in {built - begin:.1f} s, timed in {time.perf_counter() - built:.1f} s")
     return row
 
 
 # The table ---------------------------------------------------------------------------------------
 
-COLUMNS = [
-    "model", "mlc ops import", "mlc ops O2", "dispatches O2 (direct)", "compile s O0", "compile s O2",
-    "compile s torch.compile", "compile s IREE direct", "ms mlc O0", "ms mlc O2", "ms eager",
-    "ms torch.compile", "ms IREE direct", "eager/O2", "direct/O2", "max abs err",
-]
+def cpu() -> tuple[str, int, float]:
+    """(model name, FMA lanes of f32 per instruction, nominal GHz) from /proc/cpuinfo."""
+    name, lanes, ghz = "unknown CPU", 8, 0.0
+    with open("/proc/cpuinfo") as file:
+        text = file.read()
+    for line in text.splitlines():
+        if line.startswith("model name") and name == "unknown CPU":
+            name = line.split(":", 1)[1].strip()
+        if line.startswith("cpu MHz") and not ghz:
+            ghz = float(line.split(":", 1)[1]) / 1000
+    if " avx512f " in text:
+        lanes = 16
+    return name, lanes, ghz
 
 
-def cells(row: dict) -> list[str]:
-    latency, compile_s, failures = row["latency"], row["compile"], row["failures"]
-    facts = row["facts"].get("mlc O2", {})
+def peak_gflops() -> float:
+    _, lanes, ghz = cpu()
+    return os.cpu_count() * 2 * lanes * 2 * ghz
 
-    def cell(table, variant, form):
-        if variant in failures:
+
+def ms(value: float) -> str:
+    """Three significant digits."""
+    return f"{value:.{max(0, 2 - int(np.floor(np.log10(max(value, 1e-3)))))}f}"
+
+
+def best_peer(row) -> tuple[str, float] | None:
+    timed = [(row["latency"][p], p) for p in PEERS if p in row["latency"]]
+    return (min(timed)[1], min(timed)[0]) if timed else None
+
+
+def ratio(row) -> float | None:
+    """mlc O2's latency over the best peer's."""
+    best = best_peer(row)
+    return row["latency"]["mlc O2"] / best[1] if best and "mlc O2" in row["latency"] else None
+
+
+def cells(row: dict, variants: list[str], peak: float) -> list[str]:
+    latency = row["latency"]
+
+    def time_cell(variant):
+        if variant in row["failures"]:
             return "fails"
-        return form(table[variant]) if variant in table else "-"
+        return ms(latency[variant]) if variant in latency else "-"
 
-    def seconds(value):
-        return f"{value:.1f}"
-
-    def ms(value):  # three significant digits, trailing zeros kept
-        return f"{value:.{max(0, 2 - int(np.floor(np.log10(max(value, 1e-3)))))}f}"
-
-    def ratio(numerator):
-        if numerator in latency and "mlc O2" in latency:
-            return f"{latency[numerator] / latency['mlc O2']:.2f}x"
-        return "-"
-
-    direct = row["facts"].get("IREE direct", {}).get("dispatches")
-    dispatches = f"{facts.get('dispatches', '-')} ({direct if direct is not None else '-'})"
+    mine = latency.get("mlc O2")
+    gflops = row["flops"] / mine / 1e6 if mine else None
+    compile_ratio = ("-" if not row["compile"].get("IREE direct") or "mlc O2" not in row["compile"]
+                     else f"{row['compile']['mlc O2'] / row['compile']['IREE direct']:.2f}")
+    best, r = best_peer(row), ratio(row)
     return [
-        row["model"], str(facts.get("ops import", "-")), str(facts.get("ops opt", "-")), dispatches,
-        *(cell(compile_s, variant, seconds) for variant in ("mlc O0", "mlc O2", "torch.compile", "IREE direct")),
-        *(cell(latency, variant, ms) for variant in ("mlc O0", "mlc O2", "eager", "torch.compile", "IREE direct")),
-        ratio("eager"), ratio("IREE direct"), f"{row['error']:.1e}",
+        row["model"], f"{row['flops'] / 1e9:.2f}", *(time_cell(v) for v in variants),
+        f"{gflops:.0f}" if gflops else "-", f"{100 * gflops / peak:.0f}%" if gflops else "-",
+        f"{r:.2f} ({best[0]})" if r else "-",
+        str(row["facts"].get("mlc O2", {}).get("dispatches", "-")),
+        f"{row['compile']['mlc O2']:.1f}" if "mlc O2" in row["compile"] else "-", compile_ratio,
     ]
 
 
-def print_table(rows: list[dict], markdown: bool) -> None:
-    table = [COLUMNS] + [cells(row) for row in rows]
+def print_table(rows: list[dict], variants: list[str], markdown: bool) -> None:
+    peak = peak_gflops()
+    columns = ["model", "GFLOP", *(f"ms {v}" for v in variants), "GFLOP/s mlc O2", "% of peak", "mlc / best",
+               "dispatches", "compile s", "compile / IREE"]
+    table = [columns] + [cells(row, variants, peak) for row in rows]
+    ratios = [r for r in map(ratio, rows) if r]
     if markdown:
-        print("| " + " | ".join(COLUMNS) + " |")
-        print("| --- " + "| ---: " * (len(COLUMNS) - 1) + "|")
+        print("| " + " | ".join(columns) + " |")
+        print("| --- " + "| ---: " * (len(columns) - 1) + "|")
         for line in table[1:]:
             print("| " + " | ".join(line) + " |")
     else:
-        widths = [max(len(line[i]) for line in table) for i in range(len(COLUMNS))]
+        widths = [max(len(line[i]) for line in table) for i in range(len(columns))]
         for line in table:
             print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths))))
+    print()
+    if ratios:
+        geomean = math.exp(sum(map(math.log, ratios)) / len(ratios))
+        slower = [row["model"] for row in rows if (ratio(row) or 0) > 1]
+        print(f"Geomean of mlc O2 / best peer over {len(ratios)} models: {geomean:.2f} "
+              f"(below 1: mlc is faster). Slower than the best peer: {', '.join(slower) or 'none'}.")
     failures = [(row["model"], variant, text) for row in rows for variant, text in row["failures"].items()]
-    if failures:
-        print()
-        for model, variant, text in failures:
-            print(f"{'- ' if markdown else ''}{model}, {variant} fails: {text}")
+    for model, variant, text in failures:
+        print(f"{'- ' if markdown else ''}{model}, {variant} fails: {text}")
 
 
 def machine() -> list[str]:
-    cpu = "unknown"
-    with open("/proc/cpuinfo") as file:
-        for line in file:
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    with open("/proc/cpuinfo") as file:
-        avx512 = " avx512f " in file.read()
+    name, lanes, ghz = cpu()
     versions = ", ".join(f"{package} {metadata.version(package)}"
                          for package in ("torch", "torch-mlir", "iree-base-compiler", "iree-base-runtime"))
     return [
         f"command: {shlex.join(['python'] + sys.argv)}",
-        f"machine: {os.cpu_count()} CPUs, {cpu}{' (AVX-512)' if avx512 else ''}, "
+        f"machine: {os.cpu_count()} CPUs, {name} ({'AVX-512' if lanes == 16 else 'AVX2'}, {ghz:.2f} GHz nominal), "
         f"torch threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.2f} at start",
+        f"peak: {os.cpu_count()} cores x 2 FMA x {lanes} lanes x 2 FLOP x {ghz:.2f} GHz = {peak_gflops():.0f} GFLOP/s",
         f"versions: {versions}",
-        f"IREE flags (mlc and IREE direct): {' '.join(iree_backend.TARGET_FLAGS[TARGET])}",
+        f"IREE flags (mlc O2 and IREE direct): "
+        f"{' '.join(iree_backend.TARGET_FLAGS[TARGET] + iree_backend.DATA_TILING_FLAGS)}",
     ]
 
 
@@ -269,28 +316,30 @@ def log(message: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--models", default=",".join(MODELS),
-                        help=f"comma-separated, from {','.join(MODELS + sorted(set(zoo.FACTORIES) - set(MODELS)))}")
-    parser.add_argument("--repeats", type=int, help="timed rounds per model (default 30; 10 for resnet18, bert)")
+    known = MODELS + sorted(set(zoo.FACTORIES) | set(large_models.FACTORIES) - set(MODELS))
+    parser.add_argument("--models", default=",".join(MODELS), help=f"comma-separated, from {','.join(known)}")
+    parser.add_argument("--variants", default=",".join(DEFAULT_VARIANTS),
+                        help=f"comma-separated, from {','.join(VARIANTS)}")
+    parser.add_argument("--rounds", type=int, default=7, help="timed rounds per model (default 7)")
+    parser.add_argument("--block", type=int, default=4, help="calls per variant per round, the first not counted")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     args = parser.parse_args()
     names = [name for name in args.models.split(",") if name]
-    known = MODELS + sorted(set(zoo.FACTORIES) - set(MODELS))
-    unknown = [name for name in names if name not in known]
-    if unknown:
-        parser.error(f"unknown model(s) {', '.join(unknown)} (known: {', '.join(known)})")
+    variants = [v for v in args.variants.split(",") if v]
+    unknown = [n for n in names if n not in known] + [v for v in variants if v not in VARIANTS]
+    if unknown or args.block < 2:
+        parser.error(f"unknown model(s) or variant(s) {', '.join(unknown)}" if unknown else "--block must be >= 2")
 
     for line in machine():
         print(f"- {line}" if args.markdown else line)
     print()
     log("warming up mlc and torch.compile")
     warm_up_compilers()
-    rows = [benchmark(name, args.repeats or ROUNDS.get(name, 30)) for name in names]
-    print_table(rows, args.markdown)
-    print()
-    print(f"Load average at end: {os.getloadavg()[0]:.2f}. Latency: medians of interleaved rounds in ms; compile: seconds; dispatches O2 (direct): per call, "
-          f"mlc O2 (IREE direct); max abs err: worst variant against eager (each must pass "
-          f"allclose rtol={RTOL}, atol={ATOL} x max(1, max |eager|)).")
+    rows = [benchmark(name, variants, args.rounds, args.block) for name in names]
+    print_table(rows, variants, args.markdown)
+    print(f"Load average at end: {os.getloadavg()[0]:.2f}. Latency: medians in ms; compile: seconds (mlc O2), and "
+          f"its ratio to IREE direct's (import + compile); every variant matched eager within "
+          f"rtol={RTOL}, atol={ATOL} x max(1, max |eager|), worst {max((r['error'] for r in rows), default=0):.1e}.")
 
 
 if __name__ == "__main__":

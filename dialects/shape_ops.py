@@ -1,4 +1,4 @@
-"""Shape ops: reshape, transpose, broadcast, concat, slice, gather, take_along_axis and pad.
+"""Shape ops: reshape, transpose, broadcast, concat, slice, gather, take_along_axis, pad and im2col.
 
 They move or copy elements and compute nothing else; they are the
 "injective" ops of fusion planning.
@@ -12,6 +12,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Result
 
+from .compute_ops import window_attributes, window_output_size
 from .op_base import (
     DYNAMIC,
     MlcOp,
@@ -243,4 +244,38 @@ class PadOp(MlcOp, name="pad", traits=[ext.Pure]):
         float_attr(self, "value")
         shape = [d if d == DYNAMIC else d + lo + hi for d, lo, hi in zip(input_type.shape, low, high)]
         expect_shape(self.result, shape, "result")
+        expect_same_element_type_as_input(self)
+
+
+class Im2colOp(MlcOp, name="im2col", traits=[ext.Pure]):
+    """The windows of a convolution, one row each: an NHWC input [N, H, W, C] becomes
+    [N, OH, OW, KH * KW * C], where row (n, oh, ow) holds the window at output
+    position (oh, ow) in (kh, kw, c) order, zeros where it covers padding.
+
+    A convolution with an HWCF weight is then a matmul of these rows with the weight
+    viewed as [KH * KW * C, F]. Attributes as mlc.conv2d's: `kernel` [KH, KW],
+    `stride`, `padding` [top, bottom, left, right] and `dilation`.
+    """
+
+    input: Operand[ir.RankedTensorType]
+    kernel: Any
+    stride: Any
+    padding: Any
+    dilation: Any
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        input_type = ranked(self.input, "input")
+        if input_type.rank != 4:
+            raise VerifyError(f"input must be NHWC (rank 4), got rank {input_type.rank}")
+        kernel = i64_array(self, "kernel", size=2)
+        if min(kernel) < 1:
+            raise VerifyError(f"kernel sizes must be positive, got {kernel}")
+        stride, padding, dilation = window_attributes(self)
+        n, h, w, c = input_type.shape
+        if DYNAMIC in (h, w, c):
+            raise VerifyError("only the batch dimension may be dynamic")
+        out = [window_output_size(size, k, s, padding[2 * axis], padding[2 * axis + 1], d)
+               for axis, (size, k, s, d) in enumerate(zip((h, w), kernel, stride, dilation))]
+        expect_shape(self.result, [n, *out, kernel[0] * kernel[1] * c], "result")
         expect_same_element_type_as_input(self)

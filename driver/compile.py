@@ -132,8 +132,29 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
     report["stages"].append({"stage": f"compile for {target}", "seconds": round(time.perf_counter() - begin, 4)})
     if chosen.is_iree:
         report["dispatches"] = iree_backend.dispatch_count(artifact)
+        counted = getattr(artifact, "statistics", {})
+        if "regions" in counted:
+            report["dispatches by kind"] = dispatch_kinds(counted, report)
+        if "data tiling" in counted:
+            report["data tiling"] = counted["data tiling"]
         report["distinct kernels"] = iree_backend.kernel_count(artifact)
     return artifact
+
+
+def pass_statistic(report: dict, pass_name: str, statistic: str) -> int:
+    """A statistic of a pass, summed over the stages that ran it."""
+    return sum(record["statistics"].get(statistic, 0) for stage in report["stages"]
+               for record in stage.get("passes", []) if record["name"] == pass_name)
+
+
+def dispatch_kinds(counted: dict, report: dict) -> dict:
+    """What one call's dispatches are: mlc's dispatch regions (one per fusion group),
+    those IREE forms itself (the padded inputs of convolutions, groups inlined for
+    untraceable dynamic sizes, ops mlc did not group), and the activation packs of data
+    tiling; and what runs once at load (the weights packed for the microkernels)."""
+    regions = pass_statistic(report, "mlc-form-dispatch-regions", "dispatch regions")
+    return {"mlc dispatch regions": regions, "formed by IREE": counted["regions"] - regions,
+            "data-tiling packs": counted["encodings"], "at load": counted["at load"]}
 
 
 def new_report(target: str, pipeline: pipelines.Pipeline) -> dict:

@@ -30,6 +30,8 @@ def _argument_parser() -> ArgumentParser:
     parser.add_argument("--target", help="what to compile for (see --list-targets; default llvm-cpu)")
     parser.add_argument("--list-targets", action="store_true", help="list the targets, what they need, and whether they run here")
     parser.add_argument("--cuda-sm", type=int, metavar="N", help="the CUDA compute capability for --target cuda, e.g. 80 or 90")
+    parser.add_argument("--no-data-tiling", action="store_true",
+                        help="llvm-cpu: keep IREE's data tiling and microkernels off (they pack matmul operands)")
     parser.add_argument("--emit", choices=LEVELS, help="stop at this level and write it (default vmfb)")
     parser.add_argument("-o", dest="output", default=None, help="output file (text levels default to stdout)")
     parser.add_argument("-O", dest="opt_level", type=int, choices=(0, 1, 2), default=2,
@@ -80,7 +82,8 @@ def _load(args) -> tuple[ir.Operation, str]:
 
 def _coverage(args) -> int:
     """--coverage: what mlc does with each op type of the model, checked before compiling it."""
-    for flag, value in (("--emit", args.emit), ("--params", args.params), ("--cuda-sm", args.cuda_sm)):
+    for flag, value in (("--emit", args.emit), ("--params", args.params), ("--cuda-sm", args.cuda_sm),
+                        ("--no-data-tiling", args.no_data_tiling or None)):
         if value is not None:
             raise UserError(f"--coverage checks each target with its default options and writes no IR or executable: "
                             f"drop {flag}")
@@ -103,6 +106,8 @@ def _main(argv) -> int:
         return _coverage(args)
     args.target, args.emit = args.target or "llvm-cpu", args.emit or "vmfb"
     target_options = {"cuda-sm": args.cuda_sm} if args.cuda_sm is not None else {}
+    if args.no_data_tiling:
+        target_options["data-tiling"] = False
     targets.check_options(targets.get(args.target), target_options)
     if args.emit == "vmfb" and args.output in (None, "-"):
         raise UserError("the executable is binary: name an output file with -o model.vmfb")

@@ -268,6 +268,17 @@ def _pad(op, x):
     return np.pad(x, widths, constant_values=_element(float_attr(op, "value"), x.dtype))
 
 
+def _im2col(op, x):
+    """Each output position's window, (kh, kw, c) along the last axis."""
+    (kh, kw), (sh, sw), (dh, dw) = (i64_array(op, name) for name in ("kernel", "stride", "dilation"))
+    top, bottom, left, right = i64_array(op, "padding")
+    x = np.pad(x, [(0, 0), (top, bottom), (left, right), (0, 0)])
+    n, oh, ow, _ = _result_shape(op)
+    windows = [x[:, i * dh: i * dh + sh * (oh - 1) + 1: sh, j * dw: j * dw + sw * (ow - 1) + 1: sw, :]
+               for i in range(kh) for j in range(kw)]
+    return np.concatenate(windows, axis=3)
+
+
 def _result_shape(op):
     return op.result.type.shape
 
@@ -301,6 +312,7 @@ FOLDERS = {
     "mlc.gather": _gather,
     "mlc.take_along_axis": _take_along_axis,
     "mlc.pad": _pad,
+    "mlc.im2col": _im2col,
 }
 
 # --- the pass ----------------------------------------------------------------------------

@@ -37,6 +37,10 @@ KINDS = {
     # IREE's CPU code generation cannot vectorize together with other ops (ViT's
     # class token: "operations with large vector sizes"). It runs alone.
     "mlc.concat": OpKind.OPAQUE,
+    # Injective too, but a window copy fused with a transpose before it fails in IREE's
+    # CPU code generation ("all stack allocations need to be hoisted"). Alone, its
+    # dispatch also takes the pack that data tiling adds for the matmul it feeds.
+    "mlc.im2col": OpKind.OPAQUE,
     # cumsum, cumprod and argsort are OPAQUE too (not listed): each lowers to a
     # generic with an extra reduction loop that reads its input at another index.
 }

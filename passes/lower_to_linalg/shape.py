@@ -214,7 +214,25 @@ def _lower_pad(op):
     return pad(op.input, i64_array(op, "low"), i64_array(op, "high"), float_attr(op, "value"))
 
 
+def _lower_im2col(op):
+    """A copy into [N, OH, OW, KH, KW, C] reading the padded input at
+    (n, oh * sh + kh * dh, ow * sw + kw * dw, c), viewed as [N, OH, OW, KH * KW * C]."""
+    kernel, stride, dilation = (i64_array(op, name) for name in ("kernel", "stride", "dilation"))
+    top, bottom, left, right = i64_array(op, "padding")
+    x = pad(op.input, [0, top, left, 0], [0, bottom, right, 0], 0)
+    n, oh, ow, _ = sizes(op.result)
+    channels = op.input.type.shape[3]
+    element_type = op.result.type.element_type
+    d = [ir.AffineDimExpr.get(i) for i in range(6)]  # n, oh, ow, kh, kw, c
+    read = ir.AffineMap.get(6, 0, [d[0], d[1] * stride[0] + d[3] * dilation[0],
+                                   d[2] * stride[1] + d[4] * dilation[1], d[5]])
+    init = empty([n, oh, ow, kernel[0], kernel[1], channels], element_type)
+    windows = generic([x], init, [read, identity(6)], [PARALLEL] * 6, lambda value, _: value)
+    return collapse(windows, [[0], [1], [2], [3, 4, 5]])
+
+
 LOWERINGS = {
+    "mlc.im2col": _lower_im2col,
     "mlc.reshape": _lower_reshape,
     "mlc.transpose": _lower_transpose,
     "mlc.broadcast": _lower_broadcast,

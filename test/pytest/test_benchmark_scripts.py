@@ -15,9 +15,14 @@ def run(*args) -> str:
 
 
 def test_compare_runs_every_variant():
-    table = run(BENCHMARKS / "compare.py", "--models", "mlp", "--repeats", "1", "--markdown")
+    variants = "mlc O2,eager,torch.compile,IREE direct,mlc O0,mlc O2 no data tiling"
+    table = run(BENCHMARKS / "compare.py", "--models", "mlp", "--variants", variants, "--rounds", "1", "--block", "2",
+                "--markdown")
+    header = next(line for line in table.splitlines() if line.startswith("| model "))
     row = next(line for line in table.splitlines() if line.startswith("| mlp "))
-    assert "fails" not in row
+    assert "fails" not in row and row.count("|") == header.count("|")
+    assert "Geomean of mlc O2 / best peer over 1 models" in table
+    assert "peak: 2 cores" in table or "peak: " in table
 
 
 def test_import_large():

@@ -202,6 +202,23 @@ case("gather", "gather", [floats(10, 8), ints(2, 3, low=0, high=10, dtype=np.int
      lambda table, i: F.embedding(i, table), "axis = 0 : i64", EXACT)
 case("pad", "pad", [floats(8, 9)], lambda x: F.pad(x, (2, 0, 1, 1), value=0.5),
      "low = array<i64: 1, 2>, high = array<i64: 1, 0>, value = 0.5 : f64", EXACT)
+
+
+def im2col_reference(x, kernel, stride, padding, dilation):
+    """torch's unfold ([N, C * KH * KW, L], NCHW) in mlc.im2col's NHWC (kh, kw, c) rows."""
+    n, h, w, c = x.shape
+    cols = F.unfold(x.permute(0, 3, 1, 2), kernel, dilation=dilation, padding=padding, stride=stride)
+    oh = (h + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
+    ow = (w + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
+    return cols.reshape(n, c, kernel, kernel, oh, ow).permute(0, 4, 5, 2, 3, 1).reshape(n, oh, ow, -1)
+
+
+for name, (kernel, stride, padding, dilation) in {"im2col_3x3": (3, 1, 1, 1), "im2col_3x3_stride2": (3, 2, 1, 1),
+                                                   "im2col_2x2_dilated": (2, 1, 0, 2)}.items():
+    case(name, "im2col", [floats(2, 7, 6, 3)],
+         functools.partial(im2col_reference, kernel=kernel, stride=stride, padding=padding, dilation=dilation),
+         f"kernel = {i64_array([kernel] * 2)}, stride = {i64_array([stride] * 2)}, "
+         f"padding = {i64_array([padding] * 4)}, dilation = {i64_array([dilation] * 2)}", EXACT)
 CASTS = {
     "cast_f32_i32": (floats(8, 16, low=-50, high=50), torch.int32),
     "cast_f32_f16": (floats(8, 16), torch.float16),

@@ -1,10 +1,12 @@
 """mlc's fusion plan decides IREE's kernels: at O2 the executable issues exactly
-one dispatch per fusion group, and results still match PyTorch."""
+one dispatch per fusion group, plus the packs that IREE's data tiling adds for
+matmul operands (counted apart), and results still match PyTorch."""
 
 import pytest
 import torch
 
 import mlc
+import mlc.driver.compile as compile_
 import models  # examples/models.py, on the path through conftest.py
 
 pytestmark = pytest.mark.slow
@@ -15,7 +17,24 @@ def test_one_dispatch_per_fusion_group(example_model):
     compiled = mlc.compile(model, inputs, opt_level=2)
     groups = compiled.report["ops"]["after optimization"]["fusion groups"]
     assert groups == len(compiled.report["fusion groups"]) > 0
-    assert compiled.report["dispatches"] == groups
+    kinds = compiled.report["dispatches by kind"]
+    assert kinds["mlc dispatch regions"] == groups
+    # IREE forms one dispatch of its own per convolution input pad mlc keeps out of a region
+    pads = compile_.pass_statistic(compiled.report, "mlc-form-dispatch-regions", "input pads computed before their region")
+    assert kinds["formed by IREE"] == pads
+    assert compiled.report["dispatches"] == groups + pads + kinds["data-tiling packs"]
+    assert compiled.report["data tiling"] == "on" and kinds["at load"] > 0  # weights packed once
+
+
+def test_without_data_tiling_each_group_is_one_dispatch(example_model):
+    name, model, inputs = example_model
+    compiled = mlc.compile(model, inputs, target_options={"data-tiling": False})
+    pads = compile_.pass_statistic(compiled.report, "mlc-form-dispatch-regions", "input pads computed before their region")
+    assert compiled.report["dispatches"] == len(compiled.report["fusion groups"]) + pads
+    assert compiled.report["dispatches by kind"]["data-tiling packs"] == 0
+    assert compiled.report["data tiling"] == "off (target option)"
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(*inputs), model(*inputs), rtol=1e-4, atol=1e-5)
     with torch.no_grad():
         torch.testing.assert_close(compiled(*inputs), model(*inputs), rtol=1e-4, atol=1e-5)
 

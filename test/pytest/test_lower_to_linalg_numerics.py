@@ -544,6 +544,22 @@ op("shape", "gather_axis1", "gather", [floats(2, 5, 3), ints(4, low=0, high=5, d
 op("shape", "pad", "pad", [floats(2, 3)], lambda x: F.pad(x, (2, 0, 1, 1), value=0.5),
    "low = array<i64: 1, 2>, high = array<i64: 1, 0>, value = 0.5 : f64")
 
+
+def im2col(x, kernel, stride, padding, dilation):
+    """torch's unfold of the NCHW view, as mlc.im2col's NHWC rows in (kh, kw, c) order."""
+    n, h, w, c = x.shape
+    cols = F.unfold(x.permute(0, 3, 1, 2), kernel, dilation=dilation, padding=padding, stride=stride)
+    oh, ow = ((size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1 for size in (h, w))
+    return cols.reshape(n, c, kernel, kernel, oh, ow).permute(0, 4, 5, 2, 3, 1).reshape(n, oh, ow, -1)
+
+
+for name, window in {"im2col_3x3": (3, 1, 1, 1), "im2col_3x3_stride2": (3, 2, 1, 1), "im2col_2x2_dilated": (2, 1, 0, 2)}.items():
+    kernel, stride, padding, dilation = window
+    op("shape", name, "im2col", [floats(2, 7, 6, 3)],
+       functools.partial(im2col, kernel=kernel, stride=stride, padding=padding, dilation=dilation),
+       f"kernel = array<i64: {kernel}, {kernel}>, stride = array<i64: {stride}, {stride}>, "
+       f"padding = array<i64: {padding}, {padding}, {padding}, {padding}>, dilation = array<i64: {dilation}, {dilation}>")
+
 # --- data ------------------------------------------------------------------------
 
 CASTS = {

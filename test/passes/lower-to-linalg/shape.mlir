@@ -274,3 +274,23 @@ func.func @negative_tensor_ops(%x: tensor<2x3xf32>) -> tensor<6xf32> {
   %0 = tensor.collapse_shape %x [[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
   return %0 : tensor<6xf32>
 }
+
+// -----
+
+/// im2col: the padded input copied into [N, OH, OW, KH, KW, C] by a generic that reads
+/// it at (n, oh * stride + kh * dilation, ow * stride + kw * dilation, c), then the
+/// window dimensions collapsed into one row.
+
+// CHECK-DAG: #[[READ:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 * 2 + d4, d5)>
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>
+// CHECK-LABEL: func.func @im2col
+// CHECK-SAME: (%[[X:.*]]: tensor<1x7x7x4xf32>)
+// CHECK:      %[[P:.*]] = tensor.pad %[[X]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK:      %[[E:.*]] = tensor.empty() : tensor<1x4x4x3x3x4xf32>
+// CHECK-NEXT: %[[W:.*]] = linalg.generic {indexing_maps = [#[[READ]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[P]] : tensor<1x9x9x4xf32>) outs(%[[E]] : tensor<1x4x4x3x3x4xf32>)
+// CHECK:      %[[R:.*]] = tensor.collapse_shape %[[W]] {{\[}}[0], [1], [2], [3, 4, 5]] : tensor<1x4x4x3x3x4xf32> into tensor<1x4x4x36xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @im2col(%x: tensor<1x7x7x4xf32>) -> tensor<1x4x4x36xf32> {
+  %0 = "mlc.im2col"(%x) {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x7x7x4xf32>) -> tensor<1x4x4x36xf32>
+  return %0 : tensor<1x4x4x36xf32>
+}

@@ -1,0 +1,103 @@
+"""`mlc-conv-to-matmul`: an NHWC convolution with few output pixels becomes a matmul
+of its windows with its weight, which IREE's data tiling runs on its mmt4d
+microkernels.
+
+    conv(x, W) + b  ->  reshape(matmul(reshape(im2col(x), [P, KH*KW*C]), reshape(W, [KH*KW*C, F])) + b)
+
+with P = N * OH * OW output pixels. IREE's direct convolution code keeps few
+workgroups busy when the output has few pixels and many channels. Measured on a
+2-core Xeon (benchmarks/conv_strategies.py), ResNet's 3x3 convolutions at 7x7 and 14x14
+pixels ran 1.5-1.7x faster as im2col + matmul, those at 28x28 and 56x56 1.5-4x
+slower; so a convolution is rewritten when P <= `max-pixels`. A 1x1 convolution
+without padding needs no window copy: its input, subsampled by a strided
+mlc.slice, viewed as [P, C] is the matmul's left operand.
+
+The weight's reshape folds at compile time (`mlc-fold-constants`), and
+`mlc-sink-reshapes` moves the result's reshape below the bias, activation and
+residual add, so they fuse with the matmul. Grouped convolutions, NCHW and dynamic
+shapes keep the direct convolution. Exact: the same products are summed, in
+another order.
+"""
+
+import dataclasses
+import math
+
+from torch_mlir import ir, rewrite
+
+from ..dialects import compute_ops, elementwise_ops, shape_ops
+from ..dialects.op_base import i64_array
+from .convert_torch_to_mlc.attributes import i64_array as i64_array_attr
+from .convert_torch_to_mlc.attributes import tensor_type
+from .convert_torch_to_mlc.values import reshape
+from .registry import Pass, register
+
+
+def _is_pointwise(conv) -> bool:
+    """A 1x1 window without padding: the input, subsampled by the stride, is the matmul's rows."""
+    return list(conv.weight.type.shape[:2]) == [1, 1] and not any(i64_array(conv, "padding"))
+
+
+def _windows(conv) -> ir.Value:
+    """The input's windows as matmul rows [P, KH*KW*C]."""
+    x = conv.input
+    kh, kw, channels, _ = conv.weight.type.shape
+    n, oh, ow, _ = conv.result.type.shape
+    if _is_pointwise(conv):
+        stride = i64_array(conv, "stride")
+        if stride != [1, 1]:
+            x = shape_ops.SliceOp(x, [], i64_array_attr([0] * 4), i64_array_attr(list(x.type.shape)),
+                                  i64_array_attr([1, *stride, 1]),
+                                  tensor_type([n, oh, ow, channels], x.type.element_type)).result
+        return reshape(x, [n * oh * ow, channels])
+    attributes = {name: conv.attributes[name] for name in ("stride", "padding", "dilation")}
+    rows = shape_ops.Im2colOp(x, i64_array_attr([kh, kw]), attributes["stride"], attributes["padding"],
+                              attributes["dilation"], tensor_type([n, oh, ow, kh * kw * channels], x.type.element_type))
+    return reshape(rows.result, [n * oh * ow, kh * kw * channels])
+
+
+@register
+class ConvToMatmul(Pass):
+    """Rewrites NHWC convolutions with few output pixels as im2col + matmul."""
+
+    name = "mlc-conv-to-matmul"
+    max_pixels: int = dataclasses.field(
+        default=256, metadata={"help": "rewrite a convolution when N*OH*OW is at most this (0: never)"})
+
+    def refusal(self, conv) -> str | None:
+        if conv.attributes["layout"].value != "NHWC" or conv.attributes["groups"].value != 1:
+            return "kept (NCHW or grouped)"
+        if not conv.input.type.has_static_shape or not conv.result.type.has_static_shape:
+            return "kept (dynamic shape)"
+        if math.prod(conv.result.type.shape[:3]) > self.max_pixels:
+            return "kept (more pixels than max-pixels)"
+        return None
+
+    def rewrite(self, op, rewriter) -> bool:
+        conv = op.opview
+        if self.refusal(conv) is not None:
+            return True
+        kh, kw, channels, filters = conv.weight.type.shape
+        n, oh, ow, _ = conv.result.type.shape
+        element_type = conv.result.type.element_type
+        with rewriter.ip, op.location:
+            rows = _windows(conv)
+            weight = reshape(conv.weight, [kh * kw * channels, filters])
+            product = compute_ops.MatmulOp(rows, weight, tensor_type([n * oh * ow, filters], element_type)).result
+            if conv.bias is not None:
+                product = elementwise_ops.AddOp(product, conv.bias, product.type).result
+            result = reshape(product, [n, oh, ow, filters])
+        rewriter.replace_op(op, [result])
+        self.count("1x1 convolutions to matmul" if _is_pointwise(conv) else "convolutions to im2col + matmul")
+        return False
+
+    def run(self, module: ir.Operation) -> None:
+        patterns = rewrite.RewritePatternSet()
+        patterns.add("mlc.conv2d", self.rewrite)
+        rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
+
+        def count_kept(op):
+            if op.name == "mlc.conv2d":
+                self.count(self.refusal(op.opview))
+            return ir.WalkResult.ADVANCE
+
+        module.walk(count_kept)
