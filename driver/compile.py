@@ -16,6 +16,7 @@ from ..dialects import make_context
 from ..errors import UserError
 from ..passes.lower_torch_fallback import fallback_ops
 from . import diagnostics, iree_backend, targets, torch_import
+from . import profile as profiling
 from .compiled import Compiled
 from .dynamic_shapes import report as dynamic_shapes_report
 from . import parameters as external_parameters
@@ -125,12 +126,19 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
     if stop != "vmfb":
         return None
     chosen = targets.get(target)
+    planned = profiling.plan(module) if chosen.is_iree and chosen.dispatch_regions else []
+    groups = report.get("fusion groups", [])
+    if len([p for p in planned if p.group is not None]) == len(groups):  # no group was inlined: name mlc's ops
+        for entry in planned:
+            if entry.group is not None:
+                entry.ops = [name.removeprefix("mlc.") for name in groups[entry.group]]
     if params is not None:
         external_parameters.export(module, params, report, folded=folded)
     begin = time.perf_counter()
     artifact = chosen.compile(module, targets.check_options(chosen, target_options or {}))
     report["stages"].append({"stage": f"compile for {target}", "seconds": round(time.perf_counter() - begin, 4)})
     if chosen.is_iree:
+        artifact.planned = planned  # what each dispatch runs, for Compiled.profile
         report["dispatches"] = iree_backend.dispatch_count(artifact)
         counted = getattr(artifact, "statistics", {})
         if "regions" in counted:

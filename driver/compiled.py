@@ -57,6 +57,18 @@ class Compiled:
             if not (params.exists() and params.samefile(self.parameters)):
                 shutil.copyfile(self.parameters, params)
 
+    def profile(self, *args, calls: int = 20):
+        """Times each dispatch of a call with `args` by IREE's profiler, in a process of its
+        own: a `Profile`, slowest dispatch first, each with its fusion group and source
+        lines; `str()` of it is a table. IREE's CPU target only."""
+        from .profile import profile
+
+        if self.target != "llvm-cpu":
+            raise UserError(f"profile() runs on the llvm-cpu target, not '{self.target}'")
+        arrays = [self._check(i, arg) for i, arg in enumerate(self._flat_args(args))]
+        return profile(self.artifact, arrays, planned=getattr(self.artifact, "planned", []), calls=calls,
+                       parameters=self.parameters)
+
     def __call__(self, *args):
         arrays = [self._check(i, arg) for i, arg in enumerate(self._flat_args(args))]
         tensors = [torch.from_numpy(result) for result in self._main(*arrays)]

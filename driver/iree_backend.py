@@ -37,11 +37,12 @@ TARGET_FLAGS = {
     "vulkan-spirv": ["--iree-hal-target-device=vulkan"],
 }
 RUNTIME_DRIVERS = {"llvm-cpu": "local-task", "vulkan-spirv": "vulkan", "cuda": "cuda"}
-# IREE's data tiling: each matmul's operands are packed into the tiles of IREE's mmt4d
-# microkernels (weights once, at load; activations by a pack that IREE fuses into the
-# producing dispatch, or gives a dispatch of its own). It runs inside mlc's dispatch
-# regions. BERT-base: 409 -> 152 ms on a 2-core Xeon; see README, Measured.
-DATA_TILING_FLAGS = ["--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all"]
+# IREE's recommended CPU settings (its CPU guide): data tiling packs each matmul's operands
+# into the tiles of IREE's mmt4d microkernels (weights once, at load; activations by a
+# pack that IREE fuses into the producing dispatch, or gives a dispatch of its own), and
+# -O2 vectorizes floating-point reductions (softmax, norms) and fuses more. Both work
+# inside mlc's dispatch regions. BERT-base: 409 -> 152 ms on a 2-core Xeon (README).
+DATA_TILING_FLAGS = ["--iree-opt-level=O2", "--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all"]
 
 
 def check_target(target: str) -> None:
@@ -77,10 +78,10 @@ class Executable(bytes):
 
 def dispatch_statistics(csv_text: str) -> dict:
     """Dispatches by where they run, from IREE's scheduling statistics (CSV): per call
-    of `main`, split into mlc's dispatch regions (`main_dispatch_N`) and the packs that
-    data tiling adds (`_encoding_N`), and those the initializer runs once at load
-    (weights packed for the microkernels)."""
-    counts = {"per call": 0, "regions": 0, "encodings": 0, "at load": 0}
+    of `main`, split into dispatch regions (`main_dispatch_N`) and the packs that data
+    tiling adds (`_encoding_N`), and those the initializer runs once at load (weights
+    packed for the microkernels); and the kernels of one call of `main`, in order."""
+    counts = {"per call": 0, "regions": 0, "encodings": 0, "at load": 0, "main dispatches": []}
     section = None
     for line in csv_text.splitlines():
         if line.startswith("; builtin.module >"):
@@ -93,6 +94,7 @@ def dispatch_statistics(csv_text: str) -> dict:
         counts[section] += invocations
         if section == "per call":
             counts["encodings" if fields[2].startswith('"@_encoding') else "regions"] += invocations
+            counts["main dispatches"] += [fields[2].strip('"').split("::@")[-1]] * invocations
     return counts
 
 
@@ -117,9 +119,16 @@ _DISPATCH_CALL = "vm.call.variadic @hal.command_buffer.dispatch"
 _KERNEL_NAME = re.compile(rb"(\w+?)_dispatch_(\d+)")
 
 
+def runtime_tool(name: str) -> Path:
+    """One of the tools the IREE runtime wheel ships (iree-run-module, iree-benchmark-module,
+    iree-profile, ...). The wheel has no public API for their path: it keeps them beside
+    its private `iree._runtime_libs` package, which is read here and nowhere else."""
+    return Path(iree._runtime_libs.__file__).parent / name
+
+
 def _dump_module(vmfb: bytes) -> str:
     """The VM program of an executable, as `iree-dump-module` disassembles it."""
-    tool = Path(iree._runtime_libs.__file__).parent / "iree-dump-module"
+    tool = runtime_tool("iree-dump-module")
     with tempfile.NamedTemporaryFile(suffix=".vmfb") as file:
         file.write(vmfb)
         file.flush()

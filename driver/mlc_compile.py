@@ -15,6 +15,7 @@ from torch_mlir import ir
 from ..dialects import make_context
 from ..errors import UserError
 from . import coverage, diagnostics, dynamic_shapes, model_loading, parameters, source, targets, torch_import
+from . import profile as profiling
 from .cli import ArgumentParser, run_tool, write_output
 from .compile import LEVELS, detect_level, lower, new_report, resolve_pipeline
 
@@ -44,6 +45,9 @@ def _argument_parser() -> ArgumentParser:
     parser.add_argument("--coverage", action="store_true",
                         help="print per torch op type whether it converts, lowers, and compiles for each target "
                              "(or --target), then stop; --report writes it as JSON")
+    parser.add_argument("--profile", action="store_true",
+                        help="llvm-cpu: time each dispatch of 20 calls (example inputs) with IREE's profiler and "
+                             "print where the time goes, per fusion group and source line")
     parser.add_argument("--report", metavar="FILE",
                         help="write each pass's statistics and time, op and dispatch counts as JSON ('-' for stdout)")
     return parser
@@ -75,6 +79,7 @@ def _load(args) -> tuple[ir.Operation, str]:
         dynamic = dynamic_shapes.parse_flags(args.dynamic_dim, len(inputs))
         program = torch_import.export(model, inputs, dynamic)
         args.dynamic_shapes_report = dynamic_shapes.report(program, dynamic, model)
+        args.example_inputs = [x.numpy() for x in inputs]
     else:
         raise UserError(f"cannot tell what '{args.model}' is: expected file.py:Name, a .pt2 or an .mlir file")
     return torch_import.import_program(program, make_context()).operation, "torch"
@@ -111,6 +116,8 @@ def _main(argv) -> int:
     targets.check_options(targets.get(args.target), target_options)
     if args.emit == "vmfb" and args.output in (None, "-"):
         raise UserError("the executable is binary: name an output file with -o model.vmfb")
+    if args.profile and (args.emit != "vmfb" or args.target != "llvm-cpu"):
+        raise UserError("--profile runs the executable: it needs --emit=vmfb (the default) and --target llvm-cpu")
     if args.params is not None:
         if args.emit != "vmfb":
             raise UserError(f"--params applies to --emit=vmfb only (at --emit={args.emit} the weights stay in the IR)")
@@ -126,6 +133,9 @@ def _main(argv) -> int:
                  target_options=target_options, allow_fallback=args.allow_fallback, params=args.params)
     if args.emit == "vmfb":
         write_output(vmfb, args.output)
+        if args.profile:
+            inputs = getattr(args, "example_inputs", None) or profiling.example_inputs(module)
+            print(profiling.profile(vmfb, inputs, planned=vmfb.planned, parameters=args.params))
     else:
         with module.context:
             write_output(module.get_asm(), args.output)
