@@ -6,6 +6,7 @@ its passes' statistics and times to the report.
 """
 
 import collections
+import math
 import time
 
 import torch
@@ -54,6 +55,32 @@ def count_ops(module: ir.Operation) -> dict:
     module.walk(lambda op: names.update([op.name]) or ir.WalkResult.ADVANCE)
     computing = sum(n for name, n in names.items() if name.startswith("mlc.") and name not in STRUCTURE)
     return {"mlc ops": computing, "fusion groups": names["mlc.fusion_group"]}
+
+
+def matmul_flops(module: ir.Operation) -> int | None:
+    """The multiply-adds (x2) of the matmuls and convolutions of one call; None when a
+    size is dynamic. The work that decides how IREE should run the model."""
+    products, dynamic = [], []
+
+    def visit(op):
+        if op.name not in ("mlc.matmul", "mlc.conv2d"):
+            return ir.WalkResult.ADVANCE
+        result, lhs, rhs = op.results[0].type, op.operands[0].type, op.operands[1].type
+        if not (result.has_static_shape and lhs.has_static_shape and rhs.has_static_shape):
+            dynamic.append(op)
+            return ir.WalkResult.ADVANCE
+        elements = math.prod(result.shape)
+        if op.name == "mlc.matmul":
+            reduced = lhs.shape[-1]
+        else:  # a product per output element and window position of its group's input channels
+            channels = rhs.shape[1] if ir.StringAttr(op.attributes["layout"]).value == "NCHW" else rhs.shape[2]
+            reduced = channels * math.prod(rhs.shape[2:] if ir.StringAttr(op.attributes["layout"]).value == "NCHW"
+                                           else rhs.shape[:2])
+        products.append(2 * elements * reduced)
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    return None if dynamic else sum(products)
 
 
 def detect_level(module: ir.Operation) -> str:
@@ -117,6 +144,7 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
         run_stage(f"{pipeline.name} graph passes", pipeline.passes, module, report)
     if order(start) < order("linalg"):
         report["ops"]["after optimization"] = count_ops(module)
+        report["matmul flops"] = matmul_flops(module)
         report["fusion groups"] = fusion_groups(module)
     if order(start) < order("mlc") <= order(stop):
         reached("mlc")
@@ -139,6 +167,7 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
     report["stages"].append({"stage": f"compile for {target}", "seconds": round(time.perf_counter() - begin, 4)})
     if chosen.is_iree:
         artifact.planned = planned  # what each dispatch runs, for Compiled.profile
+        report["runtime driver"] = iree_backend.runtime_driver(target, report.get("matmul flops"), target_options or {})
         report["dispatches"] = iree_backend.dispatch_count(artifact)
         counted = getattr(artifact, "statistics", {})
         if "regions" in counted:

@@ -27,7 +27,11 @@ class Compiled:
         if owns_parameters:
             weakref.finalize(self, os.remove, parameters)
         load = targets.get(target).load
-        self._main = load(artifact) if parameters is None else load(artifact, parameters=parameters)
+        driver = report.get("runtime driver")  # IREE's: local-sync for small models on the CPU
+        if driver:
+            self._main = load(artifact, parameters=parameters, driver=driver)
+        else:
+            self._main = load(artifact) if parameters is None else load(artifact, parameters=parameters)
         self._out_spec = program.call_spec.out_spec  # call_spec builds a namedtuple type per access
         self._expected = [spec for spec in program.graph_signature.input_specs if spec.kind.name == "USER_INPUT"]
         self._example = [node.meta["val"] for node in program.graph.nodes
@@ -67,7 +71,7 @@ class Compiled:
             raise UserError(f"profile() runs on the llvm-cpu target, not '{self.target}'")
         arrays = [self._check(i, arg) for i, arg in enumerate(self._flat_args(args))]
         return profile(self.artifact, arrays, planned=getattr(self.artifact, "planned", []), calls=calls,
-                       parameters=self.parameters)
+                       parameters=self.parameters, driver=self.report.get("runtime driver", "local-task"))
 
     def __call__(self, *args):
         arrays = [self._check(i, arg) for i, arg in enumerate(self._flat_args(args))]

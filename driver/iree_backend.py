@@ -154,10 +154,29 @@ def kernel_count(vmfb: bytes) -> int:
     return len(set(_KERNEL_NAME.findall(module)))
 
 
-def load(vmfb: bytes, target: str, parameters=None):
+# Below this much matmul and convolution work per call (FLOPs), `main` runs faster on the
+# calling thread (IREE's local-sync driver) than on IREE's worker threads (local-task),
+# whose wake-up costs about 0.1 ms a call. Measured on 2 cores (Xeon, mlc O2): at 17-34
+# MFLOP (an MLP, a transformer block, a CNN) local-sync took 0.65-0.9x the time, at
+# 127-134 MFLOP 1.3-1.45x.
+SINGLE_THREAD_FLOPS = 64e6
+
+
+def runtime_driver(target: str, flops: float | None, options: dict) -> str:
+    """The IREE driver that runs a model of `flops` (None: unknown, e.g. dynamic shapes) on
+    `target`: for llvm-cpu the `driver` option, or by default local-sync for small models."""
+    option = options.get("driver", "auto") if target == "llvm-cpu" else "auto"
+    if option != "auto":
+        return option
+    if target == "llvm-cpu" and flops is not None and flops < SINGLE_THREAD_FLOPS:
+        return "local-sync"
+    return RUNTIME_DRIVERS[target]
+
+
+def load(vmfb: bytes, target: str, parameters=None, driver=None):
     """The module's `main` function, loaded into an IREE runtime context (with the
     parameter archive at `parameters` served to it, if given)."""
-    config = iree.runtime.Config(RUNTIME_DRIVERS[target])
+    config = iree.runtime.Config(driver or RUNTIME_DRIVERS[target])
     context = iree.runtime.SystemContext(config=config)
     if parameters is not None:
         context.add_vm_module(external_parameters.io_module(context.instance, parameters))
@@ -165,9 +184,9 @@ def load(vmfb: bytes, target: str, parameters=None):
     return context.modules.module["main"]
 
 
-def host_function(vmfb: bytes, target: str, parameters=None):
+def host_function(vmfb: bytes, target: str, parameters=None, driver=None):
     """`main` as a function from numpy arrays to a list of numpy arrays."""
-    main = load(vmfb, target, parameters)
+    main = load(vmfb, target, parameters, driver)
 
     def call(*arrays):
         results = main(*arrays)
@@ -177,10 +196,18 @@ def host_function(vmfb: bytes, target: str, parameters=None):
     return call
 
 
+def _check_cpu_driver(options: dict) -> str:
+    driver = options.get("driver", "auto")
+    if driver not in ("auto", "local-task", "local-sync"):
+        raise UserError(f"target 'llvm-cpu': driver must be auto, local-task or local-sync, got {driver!r}")
+    return driver
+
+
 def _compile_cpu(module: ir.Operation, options: dict) -> bytes:
     """With data tiling unless the options turn it off. Where IREE fails with it (3.13's
     data tiling breaks nn.MultiheadAttention at dynamic sizes), mlc compiles again
     without, and the executable's statistics say why."""
+    _check_cpu_driver(options)
     data_tiling = options.get("data-tiling", True)
     if not isinstance(data_tiling, bool):
         raise UserError(f"target 'llvm-cpu': data-tiling must be true or false, got {data_tiling!r}")
@@ -204,10 +231,10 @@ targets.register(targets.Target(
     description="IREE for this machine's CPU (host features, e.g. AVX-512; data tiling and microkernels on)",
     needs="an x86-64 or AArch64 CPU",
     compile=_compile_cpu,
-    load=lambda vmfb, parameters=None: host_function(vmfb, "llvm-cpu", parameters),
+    load=lambda vmfb, parameters=None, driver=None: host_function(vmfb, "llvm-cpu", parameters, driver),
     can_run=lambda: (True, ""),
     external_params=True,
-    options=("data-tiling",),
+    options=("data-tiling", "driver"),
 ))
 
 
@@ -360,7 +387,7 @@ targets.register(targets.Target(
     description="IREE for any Vulkan device via SPIR-V (float64 refused; int64 exact)",
     needs="a Vulkan 1.1+ driver (libvulkan1; lavapipe in mesa-vulkan-drivers runs on the CPU)",
     compile=_compile_vulkan,
-    load=lambda vmfb, parameters=None: _device_function(vmfb, "vulkan-spirv", parameters),
+    load=lambda vmfb, parameters=None, driver=None: _device_function(vmfb, "vulkan-spirv", parameters),
     can_run=TARGETS_CAN_RUN["vulkan-spirv"],
     external_params=True,
     options=("vulkan-target",),
@@ -370,7 +397,7 @@ targets.register(targets.Target(
     description="IREE for NVIDIA GPUs via PTX (option cuda-sm, default 80; 90 for Hopper)",
     needs="an NVIDIA GPU and its driver (libcuda.so)",
     compile=_compile_cuda,
-    load=lambda vmfb, parameters=None: _device_function(vmfb, "cuda", parameters),
+    load=lambda vmfb, parameters=None, driver=None: _device_function(vmfb, "cuda", parameters),
     can_run=TARGETS_CAN_RUN["cuda"],
     external_params=True,
     options=("cuda-sm",),

@@ -135,7 +135,8 @@ def _main(argv) -> int:
         write_output(vmfb, args.output)
         if args.profile:
             inputs = getattr(args, "example_inputs", None) or profiling.example_inputs(module)
-            print(profiling.profile(vmfb, inputs, planned=vmfb.planned, parameters=args.params))
+            print(profiling.profile(vmfb, inputs, planned=vmfb.planned, parameters=args.params,
+                                    driver=report["runtime driver"]))
     else:
         with module.context:
             write_output(module.get_asm(), args.output)

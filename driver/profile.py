@@ -46,10 +46,17 @@ class PlannedDispatch:
     group: int | None = None
 
 
+def _main(module: ir.Operation):
+    """The function `main` of the module, or None."""
+    return next((op for op in module.regions[0].blocks[0].operations
+                 if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == "main"), None)
+
+
 def plan(module: ir.Operation) -> list[PlannedDispatch]:
     """The dispatches of `main` in program order, from the linalg module with its regions."""
-    main = next(op for op in module.regions[0].blocks[0].operations
-                if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == "main")
+    main = _main(module)
+    if main is None:
+        return []
     planned = []
     for op in main.regions[0].blocks[0].operations:
         name = op.operation.name
@@ -73,8 +80,9 @@ NUMPY_TYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "i64": n
 
 def example_inputs(module: ir.Operation) -> list[np.ndarray]:
     """Seeded inputs of the types `main` takes (an .mlir model has no example data)."""
-    main = next(op for op in module.regions[0].blocks[0].operations
-                if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == "main")
+    main = _main(module)
+    if main is None:
+        raise UserError("--profile runs the function 'main', and the module has none")
     generator, arrays = np.random.default_rng(0), []
     for argument in main.regions[0].blocks[0].arguments:
         type_ = argument.type
@@ -130,14 +138,14 @@ class Profile:
 
 
 def profile(vmfb: bytes, inputs: list[np.ndarray], *, planned: list[PlannedDispatch], calls: int = 20,
-            parameters: str | None = None) -> Profile:
+            parameters: str | None = None, driver: str = "local-task") -> Profile:
     """Runs `main` `calls` + 1 times under IREE's profiler; see the module docstring."""
     if calls < 1:
         raise UserError(f"profile: calls must be at least 1, got {calls}")
     with tempfile.TemporaryDirectory(prefix="mlc-profile-") as directory:
         folder = Path(directory)
         (folder / "model.vmfb").write_bytes(vmfb)
-        flags = [f"--module={folder / 'model.vmfb'}", "--device=local-task", "--function=main",
+        flags = [f"--module={folder / 'model.vmfb'}", f"--device={driver}", "--function=main",
                  f"--benchmark_min_time={calls + 1}x", "--device_profiling_mode=host-execution",
                  f"--device_profiling_output={folder / 'run.ireeprof'}"]
         if parameters is not None:

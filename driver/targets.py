@@ -20,7 +20,7 @@ class Target:
     description: str
     needs: str  # what running it needs, for --list-targets
     compile: Callable[[ir.Operation, dict], bytes]  # (linalg module, target options) -> artifact
-    load: Callable[[bytes], Callable[..., list[np.ndarray]]]
+    load: Callable[..., Callable[..., list[np.ndarray]]]  # (artifact, parameters=None, driver=None) -> function
     can_run: Callable[[], tuple[bool, str]]  # (whether this machine can run it, why not)
     is_iree: bool = True  # the artifact is a .vmfb (dispatch counts, iree-run-module)
     options: tuple[str, ...] = ()  # target options it accepts, e.g. ("cuda-sm",)

@@ -1,0 +1,58 @@
+"""How mlc runs a model on the CPU: IREE's data tiling (on by default, off on request or
+where IREE fails with it) and the runtime driver, chosen by the model's matmul work."""
+
+import pytest
+import torch
+from torch import nn
+
+import mlc
+import models  # examples/models.py, on the path through conftest.py
+from mlc.driver import iree_backend
+
+pytestmark = pytest.mark.slow
+
+
+def test_matmul_flops_count_matmuls_and_convolutions():
+    model = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.Flatten(), nn.Linear(8 * 6 * 6, 10)).eval()
+    x = torch.randn(2, 3, 6, 6)
+    compiled = mlc.compile(model, (x,), opt_level=1)  # O1: the convolution stays a convolution
+    conv = 2 * (2 * 6 * 6 * 8) * (3 * 3 * 3)
+    linear = 2 * (2 * 10) * (8 * 6 * 6)
+    assert compiled.report["matmul flops"] == conv + linear
+
+
+def test_small_models_run_on_the_calling_thread():
+    torch.manual_seed(0)
+    small, x = models.make_mlp(), torch.randn(8, 64)
+    compiled = mlc.compile(small, (x,))
+    assert compiled.report["matmul flops"] < iree_backend.SINGLE_THREAD_FLOPS
+    assert compiled.report["runtime driver"] == "local-sync"
+    big = models.MLP(512, 2048, 512).eval()
+    y = torch.randn(64, 512)
+    compiled_big = mlc.compile(big, (y,))
+    assert compiled_big.report["runtime driver"] == "local-task"
+    forced = mlc.compile(small, (x,), target_options={"driver": "local-task"})
+    assert forced.report["runtime driver"] == "local-task"
+    with torch.no_grad():
+        for model, args, result in ((small, (x,), compiled), (big, (y,), compiled_big), (small, (x,), forced)):
+            torch.testing.assert_close(result(*args), model(*args), rtol=1e-4, atol=1e-5)
+
+
+def test_cpu_options_are_checked():
+    model, x = models.make_mlp(), torch.randn(8, 64)
+    with pytest.raises(mlc.UserError, match="driver must be auto, local-task or local-sync, got 'gpu'"):
+        mlc.compile(model, (x,), target_options={"driver": "gpu"})
+    with pytest.raises(mlc.UserError, match="data-tiling must be true or false, got 'yes'"):
+        mlc.compile(model, (x,), target_options={"data-tiling": "yes"})
+
+
+def test_data_tiling_falls_back_where_iree_fails_with_it():
+    """IREE 3.13's data tiling breaks nn.MultiheadAttention at dynamic sizes; mlc compiles
+    again without it, says why, and the model still runs."""
+    model = models.make_transformer_block()
+    dims = {0: torch.export.Dim("batch", max=8), 1: torch.export.Dim("seq", min=2, max=64)}
+    compiled = mlc.compile(model, (torch.randn(2, 16, 128),), dynamic_shapes=(dims,))
+    assert compiled.report["data tiling"].startswith("off: IREE failed with it (")
+    x = torch.randn(3, 40, 128)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-5)
