@@ -19,10 +19,10 @@
 // OFF:      "data tiling": "off (target option)",
 
 /// Both run under either driver (the numbers are checked against PyTorch in pytest).
-// RUN: iree-run-module --module=%t/on.vmfb --device=local-task --function=main --input=8x64xf32=0.5 | FileCheck %s --check-prefix=RUN
-// RUN: iree-run-module --module=%t/off.vmfb --device=local-sync --function=main --input=8x64xf32=0.5 | FileCheck %s --check-prefix=RUN
-// RUN-LABEL: result[0]: hal.buffer_view
-// RUN-NEXT: 8x32xf32=
+// RUN: iree-run-module --module=%t/on.vmfb --device=local-task --function=main --input=8x64xf32=0.5 | FileCheck %s --check-prefix=EXEC
+// RUN: iree-run-module --module=%t/off.vmfb --device=local-sync --function=main --input=8x64xf32=0.5 | FileCheck %s --check-prefix=EXEC
+// EXEC-LABEL: result[0]: hal.buffer_view
+// EXEC-NEXT: 8x32xf32=
 
 // RUN: not mlc-compile %S/../../examples/models.py:make_mlp --input-shape 8x64xf32 --coverage --no-data-tiling 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=COVERAGE
