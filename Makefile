@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-models test-fast lit pytest venv lock clean system-packages
+.PHONY: demo test test-models test-fast lint lit pytest venv lock clean system-packages
 
 venv: $(STAMP)
 
@@ -19,7 +19,11 @@ $(STAMP): pyproject.toml requirements.lock
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
-test: system-packages lit pytest
+test: system-packages lint lit pytest
+
+# pyflakes-level checks (unused imports and names, undefined names), import order, bugbear.
+lint: $(STAMP)
+	$(BIN)/ruff check .
 
 lit: $(STAMP)
 	$(BIN)/lit -sv test
@@ -48,7 +52,7 @@ system-packages:
 	fi
 
 # Skips the end-to-end tests marked slow.
-test-fast: lit $(STAMP)
+test-fast: lint lit $(STAMP)
 	$(BIN)/pytest -q -m "not slow and not models" test/pytest
 
 lock: $(STAMP)

@@ -49,8 +49,9 @@ from mlc.driver import iree_backend  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
 import large_models  # noqa: E402
-import models  # noqa: E402
 import zoo  # noqa: E402
+
+import models  # noqa: E402
 
 MODELS = ["mlp", "cnn", "transformer_block", "resnet18", "resnet50", "mobilenet_v3_small", "vit_b_16", "bert_base",
           "gpt2"]
@@ -316,7 +317,7 @@ def log(message: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    known = MODELS + sorted(set(zoo.FACTORIES) | set(large_models.FACTORIES) - set(MODELS))
+    known = MODELS + sorted((set(zoo.FACTORIES) | set(large_models.FACTORIES)) - set(MODELS))
     parser.add_argument("--models", default=",".join(MODELS), help=f"comma-separated, from {','.join(known)}")
     parser.add_argument("--variants", default=",".join(DEFAULT_VARIANTS),
                         help=f"comma-separated, from {','.join(VARIANTS)}")

@@ -21,8 +21,8 @@ from mlc.driver import iree_backend, targets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
 import large_models  # noqa: E402
-import models  # noqa: E402
 
+import models  # noqa: E402
 
 
 def load(name):

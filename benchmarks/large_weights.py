@@ -46,7 +46,6 @@ def memory_kib(field: str) -> int:
 def build_model(smoke: bool):
     """(model, inputs): BERT-base from the zoo, or a 2-layer mini BERT for the smoke run."""
     import torch
-
     import zoo
 
     if not smoke:
@@ -121,13 +120,13 @@ def run_torch_mlir(model, inputs) -> dict:
 
 def measure(variant: str, smoke: bool) -> dict:
     """One variant, in this (fresh) process."""
-    import torch
-
-    import mlc  # noqa: F401  (imports torch-mlir and IREE, as every variant needs)
     import iree.compiler  # noqa: F401
     import iree.runtime  # noqa: F401
+    import torch
     import transformers  # noqa: F401  (the model's library is no part of the compile's memory)
     import zoo
+
+    import mlc  # noqa: F401  (imports torch-mlir and IREE, as every variant needs)
 
     baseline = memory_kib("VmRSS")
     model, inputs = build_model(smoke)

@@ -5,11 +5,23 @@ with mlc, torch and all upstream dialects loaded.
 """
 
 from . import (
-    bitwise_ops, compute_ops, data_ops, elementwise_ops, fusion_ops, indexing_ops, normalization_ops, reduction_ops,
-    scan_ops, shape_ops,
+    bitwise_ops,
+    compute_ops,
+    data_ops,
+    elementwise_ops,
+    fusion_ops,
+    indexing_ops,
+    normalization_ops,
+    reduction_ops,
+    scan_ops,
+    shape_ops,
 )
 from .context import make_context
 from .dialect import Mlc, load_dialect
-from .op_base import MlcOp, VerifyError
+from .op_base import MlcOp, VerifyError, op_classes
 
-__all__ = ["Mlc", "MlcOp", "VerifyError", "load_dialect", "make_context"]
+__all__ = [
+    "Mlc", "MlcOp", "VerifyError", "load_dialect", "make_context", "op_classes",
+    "bitwise_ops", "compute_ops", "data_ops", "elementwise_ops", "fusion_ops", "indexing_ops", "normalization_ops",
+    "reduction_ops", "scan_ops", "shape_ops",
+]

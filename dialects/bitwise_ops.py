@@ -5,9 +5,10 @@ logical ops. Floats have no bits to combine, so the verifier rejects them.
 """
 
 from torch_mlir import ir
+from torch_mlir.dialects import ext
 
-from .elementwise_ops import BINARY_FIELDS, BinaryOp
-from .op_base import VerifyError, define_op, is_integer
+from .elementwise_ops import BinaryOp
+from .op_base import VerifyError, is_integer
 
 
 class BitwiseOp(BinaryOp):
@@ -20,16 +21,21 @@ class BitwiseOp(BinaryOp):
             raise VerifyError(f"requires integer operands, got {element_type}")
 
 
-BITWISE_OPS = {
-    "bitwise_and": "lhs & rhs",
-    "bitwise_or": "lhs | rhs",
-    "bitwise_xor": "lhs ^ rhs",
-    "shift_left": "lhs << rhs (0 once rhs reaches the bit width)",
-    "shift_right": "lhs >> rhs, arithmetic: the sign fills in (as torch's >> on signed integers)",
-}
+class BitwiseAndOp(BitwiseOp, name="bitwise_and", traits=[ext.Pure]):
+    """Elementwise lhs & rhs, with broadcasting."""
 
-BITWISE_OP_CLASSES = {
-    name: define_op(BitwiseOp, name, BINARY_FIELDS, f"Elementwise {computes}, with broadcasting.", __name__)
-    for name, computes in BITWISE_OPS.items()
-}
-globals().update({cls.__name__: cls for cls in BITWISE_OP_CLASSES.values()})
+
+class BitwiseOrOp(BitwiseOp, name="bitwise_or", traits=[ext.Pure]):
+    """Elementwise lhs | rhs, with broadcasting."""
+
+
+class BitwiseXorOp(BitwiseOp, name="bitwise_xor", traits=[ext.Pure]):
+    """Elementwise lhs ^ rhs, with broadcasting."""
+
+
+class ShiftLeftOp(BitwiseOp, name="shift_left", traits=[ext.Pure]):
+    """Elementwise lhs << rhs (0 once rhs reaches the bit width), with broadcasting."""
+
+
+class ShiftRightOp(BitwiseOp, name="shift_right", traits=[ext.Pure]):
+    """Elementwise lhs >> rhs, arithmetic: the sign fills in (as torch's >> on signed integers), with broadcasting."""

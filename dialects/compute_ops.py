@@ -5,12 +5,14 @@ N×C×H×W and the conv weight F×C×KH×KW (torch's layout); with "NHWC" the in
 N×H×W×C and the weight KH×KW×C×F. `padding` is `[top, bottom, left, right]`.
 """
 
+import math
 from typing import Any
 
 from torch_mlir import ir
 from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Result
 
+from .facts import FusionKind, Layout
 from .op_base import (
     DYNAMIC,
     MlcOp,
@@ -50,9 +52,18 @@ def matmul_result_shape(lhs_shape, rhs_shape) -> list[int]:
 class MatmulOp(MlcOp, name="matmul", traits=[ext.Pure]):
     """Matrix product over the last two dimensions; leading batch dimensions broadcast."""
 
+    fusion_kind = FusionKind.OUT_ELEMENTWISE_FUSABLE
+    layout_rule = Layout.FIXED
+
     lhs: Operand[ir.RankedTensorType]
     rhs: Operand[ir.RankedTensorType]
     result: Result[ir.RankedTensorType]
+
+    def flops(self) -> int | None:
+        """2 x the multiply-adds of one run; None when a size is dynamic."""
+        if not (self.result.type.has_static_shape and self.lhs.type.has_static_shape):
+            return None
+        return 2 * math.prod(self.result.type.shape) * self.lhs.type.shape[-1]
 
     def verify(self):
         element_type = expect_same_element_type([self.lhs, self.rhs], "operands")
@@ -106,6 +117,9 @@ class Conv2dOp(MlcOp, name="conv2d", traits=[ext.Pure]):
     `dilation` [dh, dw], `groups` (i64), `layout` "NCHW" or "NHWC".
     """
 
+    fusion_kind = FusionKind.OUT_ELEMENTWISE_FUSABLE
+    layout_rule = Layout.FIXED
+
     input: Operand[ir.RankedTensorType]
     weight: Operand[ir.RankedTensorType]
     stride: Any
@@ -115,6 +129,18 @@ class Conv2dOp(MlcOp, name="conv2d", traits=[ext.Pure]):
     layout: ir.StringAttr
     result: Result[ir.RankedTensorType]
     bias: Operand[ir.RankedTensorType] | None = None
+
+    def flops(self) -> int | None:
+        """2 x the multiply-adds of one run (per output element, each window position of
+        its group's input channels); None when a size is dynamic."""
+        weight = self.weight.type
+        if not (self.result.type.has_static_shape and weight.has_static_shape):
+            return None
+        if self.attributes["layout"].value == "NCHW":  # F x C x KH x KW
+            window, channels = weight.shape[2:], weight.shape[1]
+        else:  # KH x KW x C x F
+            window, channels = weight.shape[:2], weight.shape[2]
+        return 2 * math.prod(self.result.type.shape) * channels * math.prod(window)
 
     def verify(self):
         layout = string_choice(self, "layout", LAYOUTS)
@@ -144,6 +170,9 @@ class Conv2dOp(MlcOp, name="conv2d", traits=[ext.Pure]):
 
 class PoolOp(MlcOp):
     """Base of 2-D pooling ops: `kernel` [kh, kw], `stride`, `padding` [t, b, l, r], `ceil_mode`."""
+
+    fusion_kind = FusionKind.OUT_ELEMENTWISE_FUSABLE
+    layout_rule = Layout.FIXED
 
     has_dilation = False
 

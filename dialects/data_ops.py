@@ -7,6 +7,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Result
 
+from .facts import Declined, FusionKind, Layout
 from .op_base import DYNAMIC, MlcOp, VerifyError, expect_shape, ranked
 
 
@@ -16,6 +17,9 @@ class ConstantOp(MlcOp, name="constant", traits=[ext.Pure]):
     `value` is a `dense<...>` or `dense_resource<...>` elements attribute. Weights
     stay resource blobs: mlc never copies them element by element.
     """
+
+    fusion_kind = Declined("a constant is data, not work: it stays outside fusion groups")
+    layout_rule = Layout.FIXED
 
     value: Any
     result: Result[ir.RankedTensorType]
@@ -34,6 +38,9 @@ class CastOp(MlcOp, name="cast", traits=[ext.Pure]):
     Float to integer truncates toward zero; integer to float rounds to nearest.
     """
 
+    fusion_kind = FusionKind.ELEMENTWISE
+    layout_rule = Layout.ELEMENTWISE
+
     input: Operand[ir.RankedTensorType]
     result: Result[ir.RankedTensorType]
 
@@ -45,6 +52,9 @@ class IotaOp(MlcOp, name="iota", traits=[ext.Pure]):
     """0, 1, 2, ... along a 1-D result: torch.arange when its length is known at run
     time only (position ids of a dynamic sequence). A dynamic length is the `size` operand.
     """
+
+    fusion_kind = FusionKind.OPAQUE
+    layout_rule = Layout.FIXED
 
     size: Sequence[Operand[ir.IndexType]]
     result: Result[ir.RankedTensorType]

@@ -2,21 +2,20 @@
 comparison and select.
 
 Binary ops broadcast as NumPy and PyTorch do: shapes align from the right and a
-dimension of size 1 stretches.
+dimension of size 1 stretches. All of them fuse as elementwise ops and let a
+transpose pass through every operand (`dialects/facts.py`); a binary op that
+stretches an operand fuses as a broadcast.
 """
-
-from typing import Any
 
 from torch_mlir import ir
 from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Result
 
-from .dialect import Mlc
+from .facts import FusionKind, Layout
 from .op_base import (
     MlcOp,
     VerifyError,
     broadcast_shapes,
-    define_op,
     expect_element_type,
     expect_same_element_type,
     expect_shape,
@@ -31,6 +30,8 @@ from .op_base import (
 class UnaryOp(MlcOp):
     """Base of ops computing `result[i] = f(input[i])`, same shape and type."""
 
+    fusion_kind = FusionKind.ELEMENTWISE
+    layout_rule = Layout.ELEMENTWISE
     float_only = False
 
     def verify(self):
@@ -41,46 +42,179 @@ class UnaryOp(MlcOp):
             raise VerifyError(f"requires a floating-point tensor, got {input_type}")
 
 
-# name -> (what it computes, whether it needs floats)
-UNARY_OPS = {
-    "neg": ("-x", False),
-    "abs": ("|x|", False),
-    "relu": ("max(x, 0)", False),
-    "exp": ("e^x", True),
-    "log": ("the natural logarithm of x", True),
-    "sqrt": ("the square root of x", True),
-    "rsqrt": ("1 / sqrt(x)", True),
-    "reciprocal": ("1 / x", True),
-    "tanh": ("the hyperbolic tangent of x", True),
-    "sigmoid": ("1 / (1 + e^-x)", True),
-    "erf": ("the Gauss error function of x", True),
-    "sin": ("the sine of x", True),
-    "cos": ("the cosine of x", True),
-    "floor": ("the largest integer <= x", True),
-    "ceil": ("the smallest integer >= x", True),
-    "silu": ("x * sigmoid(x)", True),
-    "log1p": ("log(1 + x), exact for small x", True),
-    "expm1": ("e^x - 1, exact for small x", True),
-    "log2": ("the base-2 logarithm of x", True),
-    "log10": ("the base-10 logarithm of x", True),
-    "tan": ("the tangent of x", True),
-    "asin": ("the arcsine of x", True),
-    "acos": ("the arccosine of x", True),
-    "atan": ("the arctangent of x", True),
-    "sinh": ("the hyperbolic sine of x", True),
-    "cosh": ("the hyperbolic cosine of x", True),
-    "round": ("x rounded to the nearest integer, halves to even (as torch.round)", True),
-    "trunc": ("x rounded toward zero", True),
-    "sign": ("-1, 0 or 1 as x is negative, zero or positive (NaN gives 0, as torch.sign)", False),
-}
+class SimpleUnaryOp(UnaryOp):
+    """A unary op without attributes: its input and its result."""
+
+    input: Operand[ir.RankedTensorType]
+    result: Result[ir.RankedTensorType]
 
 
-UNARY_FIELDS = {"input": Operand[ir.RankedTensorType], "result": Result[ir.RankedTensorType]}
-UNARY_OP_CLASSES = {
-    name: define_op(UnaryOp, name, UNARY_FIELDS, f"Elementwise {computes}.", __name__, float_only=float_only)
-    for name, (computes, float_only) in UNARY_OPS.items()
-}
-globals().update({cls.__name__: cls for cls in UNARY_OP_CLASSES.values()})
+# --- unary math -----------------------------------------------------------------
+
+class NegOp(SimpleUnaryOp, name="neg", traits=[ext.Pure]):
+    """Elementwise -x."""
+
+
+class AbsOp(SimpleUnaryOp, name="abs", traits=[ext.Pure]):
+    """Elementwise |x|."""
+
+
+class ReluOp(SimpleUnaryOp, name="relu", traits=[ext.Pure]):
+    """Elementwise max(x, 0)."""
+
+
+class ExpOp(SimpleUnaryOp, name="exp", traits=[ext.Pure]):
+    """Elementwise e^x."""
+
+    float_only = True
+
+
+class LogOp(SimpleUnaryOp, name="log", traits=[ext.Pure]):
+    """Elementwise the natural logarithm of x."""
+
+    float_only = True
+
+
+class SqrtOp(SimpleUnaryOp, name="sqrt", traits=[ext.Pure]):
+    """Elementwise the square root of x."""
+
+    float_only = True
+
+
+class RsqrtOp(SimpleUnaryOp, name="rsqrt", traits=[ext.Pure]):
+    """Elementwise 1 / sqrt(x)."""
+
+    float_only = True
+
+
+class ReciprocalOp(SimpleUnaryOp, name="reciprocal", traits=[ext.Pure]):
+    """Elementwise 1 / x."""
+
+    float_only = True
+
+
+class TanhOp(SimpleUnaryOp, name="tanh", traits=[ext.Pure]):
+    """Elementwise the hyperbolic tangent of x."""
+
+    float_only = True
+
+
+class SigmoidOp(SimpleUnaryOp, name="sigmoid", traits=[ext.Pure]):
+    """Elementwise 1 / (1 + e^-x)."""
+
+    float_only = True
+
+
+class ErfOp(SimpleUnaryOp, name="erf", traits=[ext.Pure]):
+    """Elementwise the Gauss error function of x."""
+
+    float_only = True
+
+
+class SinOp(SimpleUnaryOp, name="sin", traits=[ext.Pure]):
+    """Elementwise the sine of x."""
+
+    float_only = True
+
+
+class CosOp(SimpleUnaryOp, name="cos", traits=[ext.Pure]):
+    """Elementwise the cosine of x."""
+
+    float_only = True
+
+
+class FloorOp(SimpleUnaryOp, name="floor", traits=[ext.Pure]):
+    """Elementwise the largest integer <= x."""
+
+    float_only = True
+
+
+class CeilOp(SimpleUnaryOp, name="ceil", traits=[ext.Pure]):
+    """Elementwise the smallest integer >= x."""
+
+    float_only = True
+
+
+class SiluOp(SimpleUnaryOp, name="silu", traits=[ext.Pure]):
+    """Elementwise x * sigmoid(x)."""
+
+    float_only = True
+
+
+class Log1pOp(SimpleUnaryOp, name="log1p", traits=[ext.Pure]):
+    """Elementwise log(1 + x), exact for small x."""
+
+    float_only = True
+
+
+class Expm1Op(SimpleUnaryOp, name="expm1", traits=[ext.Pure]):
+    """Elementwise e^x - 1, exact for small x."""
+
+    float_only = True
+
+
+class Log2Op(SimpleUnaryOp, name="log2", traits=[ext.Pure]):
+    """Elementwise the base-2 logarithm of x."""
+
+    float_only = True
+
+
+class Log10Op(SimpleUnaryOp, name="log10", traits=[ext.Pure]):
+    """Elementwise the base-10 logarithm of x."""
+
+    float_only = True
+
+
+class TanOp(SimpleUnaryOp, name="tan", traits=[ext.Pure]):
+    """Elementwise the tangent of x."""
+
+    float_only = True
+
+
+class AsinOp(SimpleUnaryOp, name="asin", traits=[ext.Pure]):
+    """Elementwise the arcsine of x."""
+
+    float_only = True
+
+
+class AcosOp(SimpleUnaryOp, name="acos", traits=[ext.Pure]):
+    """Elementwise the arccosine of x."""
+
+    float_only = True
+
+
+class AtanOp(SimpleUnaryOp, name="atan", traits=[ext.Pure]):
+    """Elementwise the arctangent of x."""
+
+    float_only = True
+
+
+class SinhOp(SimpleUnaryOp, name="sinh", traits=[ext.Pure]):
+    """Elementwise the hyperbolic sine of x."""
+
+    float_only = True
+
+
+class CoshOp(SimpleUnaryOp, name="cosh", traits=[ext.Pure]):
+    """Elementwise the hyperbolic cosine of x."""
+
+    float_only = True
+
+
+class RoundOp(SimpleUnaryOp, name="round", traits=[ext.Pure]):
+    """Elementwise x rounded to the nearest integer, halves to even (as torch.round)."""
+
+    float_only = True
+
+
+class TruncOp(SimpleUnaryOp, name="trunc", traits=[ext.Pure]):
+    """Elementwise x rounded toward zero."""
+
+    float_only = True
+
+
+class SignOp(SimpleUnaryOp, name="sign", traits=[ext.Pure]):
+    """Elementwise -1, 0 or 1 as x is negative, zero or positive (NaN gives 0, as torch.sign)."""
 
 
 class GeluOp(UnaryOp, name="gelu", traits=[ext.Pure]):
@@ -110,6 +244,23 @@ class ClampOp(UnaryOp, name="clamp", traits=[ext.Pure]):
             raise VerifyError(f"min {self.min} must not exceed max {self.max}")
 
 
+class SoftplusOp(UnaryOp, name="softplus", traits=[ext.Pure]):
+    """Elementwise `log(1 + exp(beta * x)) / beta`, and x itself where `beta * x >
+    threshold` (torch's softplus: there the two agree to the float's precision)."""
+
+    float_only = True
+
+    input: Operand[ir.RankedTensorType]
+    beta: ir.FloatAttr
+    threshold: ir.FloatAttr
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        super().verify()
+        if float_attr(self, "beta") == 0:
+            raise VerifyError("beta must not be zero")
+
+
 def broadcast_result_shape(lhs, rhs) -> list[int]:
     shape = broadcast_shapes(ranked(lhs, "lhs").shape, ranked(rhs, "rhs").shape)
     if shape is None:
@@ -123,7 +274,18 @@ def broadcast_result_shape(lhs, rhs) -> list[int]:
 class BinaryOp(MlcOp):
     """Base of ops computing `result = f(lhs, rhs)` with broadcasting."""
 
+    fusion_kind = FusionKind.BROADCAST
+    layout_rule = Layout.ELEMENTWISE
     float_only = False
+    lhs: Operand[ir.RankedTensorType]
+    rhs: Operand[ir.RankedTensorType]
+    result: Result[ir.RankedTensorType]
+
+    def fusion(self) -> FusionKind:
+        """Elementwise when no operand is stretched to the result's shape."""
+        shape = list(self.result.type.shape)
+        same = all(list(operand.type.shape) == shape for operand in self.operation.operands)
+        return FusionKind.ELEMENTWISE if same else FusionKind.BROADCAST
 
     def verify(self):
         element_type = expect_same_element_type([self.lhs, self.rhs], "operands")
@@ -133,39 +295,62 @@ class BinaryOp(MlcOp):
         expect_element_type(self.result, element_type, "result")
 
 
-BINARY_OPS = {
-    "add": "lhs + rhs",
-    "sub": "lhs - rhs",
-    "mul": "lhs * rhs",
-    "div": "lhs / rhs (true division for floats, truncating for integers)",
-    "pow": "lhs ** rhs",
-    "maximum": "max(lhs, rhs)",
-    "minimum": "min(lhs, rhs)",
-    "fmod": "the remainder of lhs / rhs with lhs's sign (C's fmod, torch.fmod)",
-    "remainder": "lhs - floor(lhs / rhs) * rhs, with rhs's sign (Python's %, torch.remainder)",
-    "floor_div": "floor(lhs / rhs) (torch's floor_divide)",
-    "atan2": "the angle of the point (rhs, lhs), floats only",
-}
-FLOAT_ONLY_BINARY_OPS = ("atan2",)
+# --- binary arithmetic ----------------------------------------------------------
+
+class AddOp(BinaryOp, name="add", traits=[ext.Pure]):
+    """Elementwise lhs + rhs, with broadcasting."""
 
 
-BINARY_FIELDS = {
-    "lhs": Operand[ir.RankedTensorType],
-    "rhs": Operand[ir.RankedTensorType],
-    "result": Result[ir.RankedTensorType],
-}
-BINARY_OP_CLASSES = {
-    name: define_op(BinaryOp, name, BINARY_FIELDS, f"Elementwise {computes}, with broadcasting.", __name__,
-                    float_only=name in FLOAT_ONLY_BINARY_OPS)
-    for name, computes in BINARY_OPS.items()
-}
-globals().update({cls.__name__: cls for cls in BINARY_OP_CLASSES.values()})
+class SubOp(BinaryOp, name="sub", traits=[ext.Pure]):
+    """Elementwise lhs - rhs, with broadcasting."""
+
+
+class MulOp(BinaryOp, name="mul", traits=[ext.Pure]):
+    """Elementwise lhs * rhs, with broadcasting."""
+
+
+class DivOp(BinaryOp, name="div", traits=[ext.Pure]):
+    """Elementwise lhs / rhs (true division for floats, truncating for integers), with broadcasting."""
+
+
+class PowOp(BinaryOp, name="pow", traits=[ext.Pure]):
+    """Elementwise lhs ** rhs, with broadcasting."""
+
+
+class MaximumOp(BinaryOp, name="maximum", traits=[ext.Pure]):
+    """Elementwise max(lhs, rhs), with broadcasting."""
+
+
+class MinimumOp(BinaryOp, name="minimum", traits=[ext.Pure]):
+    """Elementwise min(lhs, rhs), with broadcasting."""
+
+
+class FmodOp(BinaryOp, name="fmod", traits=[ext.Pure]):
+    """Elementwise the remainder of lhs / rhs with lhs's sign (C's fmod, torch.fmod), with broadcasting."""
+
+
+class RemainderOp(BinaryOp, name="remainder", traits=[ext.Pure]):
+    """Elementwise lhs - floor(lhs / rhs) * rhs, with rhs's sign (Python's %, torch.remainder), with broadcasting."""
+
+
+class FloorDivOp(BinaryOp, name="floor_div", traits=[ext.Pure]):
+    """Elementwise floor(lhs / rhs) (torch's floor_divide), with broadcasting."""
+
+
+class Atan2Op(BinaryOp, name="atan2", traits=[ext.Pure]):
+    """Elementwise the angle of the point (rhs, lhs), floats only, with broadcasting."""
+
+    float_only = True
+
 
 COMPARE_PREDICATES = ("eq", "ne", "lt", "le", "gt", "ge")
 
 
 class CompareOp(MlcOp, name="compare", traits=[ext.Pure]):
     """Elementwise `lhs <predicate> rhs` with broadcasting; the result is a tensor of i1."""
+
+    fusion_kind = FusionKind.ELEMENTWISE
+    layout_rule = Layout.ELEMENTWISE
 
     lhs: Operand[ir.RankedTensorType]
     rhs: Operand[ir.RankedTensorType]
@@ -182,6 +367,9 @@ class CompareOp(MlcOp, name="compare", traits=[ext.Pure]):
 class SelectOp(MlcOp, name="select", traits=[ext.Pure]):
     """`condition ? on_true : on_false` elementwise, all three broadcast together."""
 
+    fusion_kind = FusionKind.ELEMENTWISE
+    layout_rule = Layout.ELEMENTWISE
+
     condition: Operand[ir.RankedTensorType]
     on_true: Operand[ir.RankedTensorType]
     on_false: Operand[ir.RankedTensorType]
@@ -197,3 +385,6 @@ class SelectOp(MlcOp, name="select", traits=[ext.Pure]):
             raise VerifyError("condition and values are not broadcast-compatible")
         expect_shape(self.result, shape, "result")
         expect_element_type(self.result, element_type, "result")
+
+
+UNARY_OP_CLASSES = {cls.short_name(): cls for cls in SimpleUnaryOp.__subclasses__()}

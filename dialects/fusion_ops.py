@@ -4,6 +4,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Result
 
+from .facts import Declined, Layout
 from .op_base import MlcOp, VerifyError
 
 
@@ -18,6 +19,9 @@ class FusionGroupOp(MlcOp, name="fusion_group"):
     It is not Pure, so it is never dropped or duplicated by accident.
     """
 
+    fusion_kind = Declined("the planner's output, not its input")
+    layout_rule = Layout.FIXED
+
     result: Result[ir.RankedTensorType]
     body: ext.Region
 
@@ -29,7 +33,7 @@ class FusionGroupOp(MlcOp, name="fusion_group"):
             raise VerifyError(f"body block must have no arguments, got {len(block.arguments)}")
         operations = block.operations
         terminator = operations[len(operations) - 1] if len(operations) else None
-        if terminator is None or terminator.name != "mlc.yield":
+        if terminator is None or terminator.name != YieldOp.OPERATION_NAME:
             raise VerifyError("body must end in 'mlc.yield'")
         if len(terminator.operands) != 1:
             raise VerifyError(f"body must yield one value, got {len(terminator.operands)}")
@@ -42,9 +46,12 @@ class FusionGroupOp(MlcOp, name="fusion_group"):
 class YieldOp(MlcOp, name="yield", traits=[ext.Pure, ir.IsTerminatorTrait]):
     """Ends a `fusion_group` body, returning the group's result."""
 
+    fusion_kind = Declined("the terminator of a fusion group")
+    layout_rule = Layout.FIXED
+
     value: Operand[ir.RankedTensorType]
 
     def verify(self):
         parent = self.operation.parent
-        if parent is None or parent.name != "mlc.fusion_group":
+        if parent is None or parent.name != FusionGroupOp.OPERATION_NAME:
             raise VerifyError("must be inside an 'mlc.fusion_group'")

@@ -10,6 +10,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Result
 
+from .facts import FusionKind, Layout
 from .op_base import MlcOp, VerifyError, bool_attr, expect_shape, int_attr, is_integer, normalize_axis, ranked
 from .reduction_ops import reduced_shape
 
@@ -23,6 +24,9 @@ def expect_index_result(op) -> None:
 class ArgReductionOp(MlcOp):
     """Base of argmax and argmin: the index along `axis` of the extreme element;
     the first one among ties, and the first NaN if there is one (as torch)."""
+
+    fusion_kind = FusionKind.REDUCTION
+    layout_rule = Layout.FIXED
 
     def verify(self):
         input_type = ranked(self.input, "input")
@@ -58,6 +62,9 @@ class ArgsortOp(MlcOp, name="argsort", traits=[ext.Pure]):
     The sorted values are `mlc.take_along_axis(input, argsort, axis)`; topk is a
     slice of both.
     """
+
+    fusion_kind = FusionKind.OPAQUE
+    layout_rule = Layout.FIXED
 
     input: Operand[ir.RankedTensorType]
     axis: ir.IntegerAttr

@@ -4,6 +4,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Result
 
+from .facts import FusionKind, Layout
 from .op_base import (
     MlcOp,
     VerifyError,
@@ -32,6 +33,9 @@ def expect_positive_epsilon(op):
 class SoftmaxOp(MlcOp, name="softmax", traits=[ext.Pure]):
     """`exp(x - max) / sum(exp(x - max))` along `axis`: the numerically stable form."""
 
+    fusion_kind = FusionKind.REDUCTION
+    layout_rule = Layout.FIXED
+
     input: Operand[ir.RankedTensorType]
     axis: ir.IntegerAttr
     result: Result[ir.RankedTensorType]
@@ -49,6 +53,9 @@ class LayerNormOp(MlcOp, name="layer_norm", traits=[ext.Pure]):
     The variance is biased (divides by N), as torch's LayerNorm. `weight` and `bias`
     have the normalized shape, `input.shape[axis:]`.
     """
+
+    fusion_kind = FusionKind.REDUCTION
+    layout_rule = Layout.FIXED
 
     input: Operand[ir.RankedTensorType]
     weight: Operand[ir.RankedTensorType]
@@ -75,6 +82,9 @@ class BatchNormOp(MlcOp, name="batch_norm", traits=[ext.Pure]):
     `mean`, `variance`, `scale` and `offset` are per channel; `axis` names the
     channel dimension (1 for NCHW, 3 for NHWC).
     """
+
+    fusion_kind = FusionKind.BROADCAST
+    layout_rule = Layout.CHANNEL_AXIS
 
     input: Operand[ir.RankedTensorType]
     scale: Operand[ir.RankedTensorType]

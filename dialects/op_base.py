@@ -8,7 +8,6 @@ broken invariant; `MlcOp.verify_invariants` turns that into one located
 from collections.abc import Iterable, Sequence
 
 from torch_mlir import ir
-from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import AttributeDef, OperandDef, RegionDef, ResultDef
 from torch_mlir.dialects.irdl import Variadicity
 
@@ -81,8 +80,23 @@ def _drop_segment_sizes(cls) -> None:
     cls.__init__ = __init__
 
 
+_OP_CLASSES: list[type] = []  # every named op class, appended as it is defined
+
+
 class MlcOp(Mlc.Operation):
-    """Base of all mlc ops: routes `verify` failures to located diagnostics."""
+    """Base of all mlc ops: routes `verify` failures to located diagnostics.
+
+    Each op class also states the facts passes ask it (`dialects/facts.py`):
+    `fusion_kind` and `layout_rule`."""
+
+    @classmethod
+    def short_name(cls) -> str:
+        """The op's name without the dialect: `matmul` for `mlc.matmul`."""
+        return cls.OPERATION_NAME.removeprefix(f"{Mlc.DIALECT_NAMESPACE}.")
+
+    def fusion(self):
+        """How this op fuses; an op whose kind depends on its shapes refines it."""
+        return self.fusion_kind
 
     @classmethod
     def __init_subclass__(cls, **kwargs):
@@ -90,6 +104,7 @@ class MlcOp(Mlc.Operation):
         if kwargs.get("name"):
             _keep_falsy_attributes(cls)
             _drop_segment_sizes(cls)
+            _OP_CLASSES.append(cls)
 
     def verify_invariants(self) -> bool:
         """Checks what `verify` relies on (counts, required attributes), then `verify`."""
@@ -126,12 +141,9 @@ class MlcOp(Mlc.Operation):
         """Raises VerifyError when an invariant does not hold."""
 
 
-def define_op(base: type, name: str, fields: dict, doc: str, module: str, **class_attributes) -> type:
-    """Defines an op class from a family's base, for families of ops that differ
-    only in name and docstring (unary math, binary arithmetic, reductions)."""
-    class_name = "".join(part.title() for part in name.split("_")) + "Op"
-    namespace = {"__annotations__": fields, "__doc__": doc, "__module__": module, **class_attributes}
-    return type(class_name, (base,), namespace, name=name, traits=[ext.Pure])
+def op_classes() -> list[type]:
+    """Every mlc op class (those with a name), in definition order."""
+    return list(_OP_CLASSES)
 
 
 # --- types -------------------------------------------------------------------

@@ -10,11 +10,11 @@ from torch_mlir import ir
 from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Result
 
+from .facts import FusionKind, Layout
 from .op_base import (
     MlcOp,
     VerifyError,
     bool_attr,
-    define_op,
     expect_element_type,
     expect_shape,
     i64_array,
@@ -33,7 +33,13 @@ def reduced_shape(shape, axes, keepdim) -> list[int]:
 class ReductionOp(MlcOp):
     """Base of reductions; the result keeps the input's element type."""
 
+    fusion_kind = FusionKind.REDUCTION
+    layout_rule = Layout.KEEPDIM_REDUCTION
     float_only = False
+    input: Operand[ir.RankedTensorType]
+    axes: Any
+    keepdim: Any
+    result: Result[ir.RankedTensorType]
 
     def verify(self):
         input_type = ranked(self.input, "input")
@@ -46,23 +52,23 @@ class ReductionOp(MlcOp):
         expect_element_type(self.result, input_type.element_type, "result")
 
 
-REDUCTIONS = {
-    "reduce_sum": ("sum", False),
-    "reduce_mean": ("arithmetic mean", True),
-    "reduce_max": ("maximum", False),
-    "reduce_min": ("minimum", False),
-    "reduce_prod": ("product", False),
-}
+class ReduceSumOp(ReductionOp, name="reduce_sum", traits=[ext.Pure]):
+    """The sum over `axes`."""
 
 
-REDUCTION_FIELDS = {
-    "input": Operand[ir.RankedTensorType],
-    "axes": Any,
-    "keepdim": Any,
-    "result": Result[ir.RankedTensorType],
-}
-REDUCTION_OP_CLASSES = {
-    name: define_op(ReductionOp, name, REDUCTION_FIELDS, f"The {computes} over `axes`.", __name__, float_only=float_only)
-    for name, (computes, float_only) in REDUCTIONS.items()
-}
-globals().update({cls.__name__: cls for cls in REDUCTION_OP_CLASSES.values()})
+class ReduceMeanOp(ReductionOp, name="reduce_mean", traits=[ext.Pure]):
+    """The arithmetic mean over `axes`."""
+
+    float_only = True
+
+
+class ReduceMaxOp(ReductionOp, name="reduce_max", traits=[ext.Pure]):
+    """The maximum over `axes`."""
+
+
+class ReduceMinOp(ReductionOp, name="reduce_min", traits=[ext.Pure]):
+    """The minimum over `axes`."""
+
+
+class ReduceProdOp(ReductionOp, name="reduce_prod", traits=[ext.Pure]):
+    """The product over `axes`."""

@@ -5,13 +5,24 @@
 """
 
 from torch_mlir import ir
+from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Result
 
-from .op_base import MlcOp, VerifyError, define_op, int_attr, normalize_axis, ranked
+from .facts import FusionKind, Layout
+from .op_base import MlcOp, VerifyError, int_attr, normalize_axis, ranked
 
 
 class ScanOp(MlcOp):
-    """Base of scans: same type in and out, `axis` in range."""
+    """Base of scans: same type in and out, `axis` in range.
+
+    Each lowers to a generic with an extra reduction loop that reads its input at
+    another index, which no fused kernel can share: it runs alone."""
+
+    fusion_kind = FusionKind.OPAQUE
+    layout_rule = Layout.FIXED
+    input: Operand[ir.RankedTensorType]
+    axis: ir.IntegerAttr
+    result: Result[ir.RankedTensorType]
 
     def verify(self):
         input_type = ranked(self.input, "input")
@@ -22,11 +33,9 @@ class ScanOp(MlcOp):
             raise VerifyError(f"result type {self.result.type} must equal input type {input_type}")
 
 
-SCANS = {"cumsum": "sum", "cumprod": "product"}
+class CumsumOp(ScanOp, name="cumsum", traits=[ext.Pure]):
+    """The running sum along `axis`."""
 
-SCAN_FIELDS = {"input": Operand[ir.RankedTensorType], "axis": ir.IntegerAttr, "result": Result[ir.RankedTensorType]}
-SCAN_OP_CLASSES = {
-    name: define_op(ScanOp, name, SCAN_FIELDS, f"The running {combines} along `axis`.", __name__)
-    for name, combines in SCANS.items()
-}
-globals().update({cls.__name__: cls for cls in SCAN_OP_CLASSES.values()})
+
+class CumprodOp(ScanOp, name="cumprod", traits=[ext.Pure]):
+    """The running product along `axis`."""

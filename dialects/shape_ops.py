@@ -13,6 +13,7 @@ from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Result
 
 from .compute_ops import window_attributes, window_output_size
+from .facts import Declined, FusionKind, Layout
 from .op_base import (
     DYNAMIC,
     MlcOp,
@@ -52,6 +53,9 @@ class ReshapeOp(MlcOp, name="reshape", traits=[ext.Pure]):
     result size must be a dynamic input size, kept or merged with static ones.
     """
 
+    fusion_kind = Declined("a view: IREE's CPU code generation rejects reshapes inside a kernel, so they stay between groups")
+    layout_rule = Layout.FIXED
+
     input: Operand[ir.RankedTensorType]
     sizes: Sequence[Operand[ir.IndexType]]
     result: Result[ir.RankedTensorType]
@@ -69,6 +73,9 @@ class ReshapeOp(MlcOp, name="reshape", traits=[ext.Pure]):
 
 class TransposeOp(MlcOp, name="transpose", traits=[ext.Pure]):
     """Permutes dimensions: `result.shape[i] == input.shape[permutation[i]]`."""
+
+    fusion_kind = FusionKind.INJECTIVE
+    layout_rule = Layout.FIXED
 
     input: Operand[ir.RankedTensorType]
     permutation: Any
@@ -92,6 +99,9 @@ class BroadcastOp(MlcOp, name="broadcast", traits=[ext.Pure]):
     dynamic result size is the aligned input size.
     """
 
+    fusion_kind = FusionKind.BROADCAST
+    layout_rule = Layout.FIXED
+
     input: Operand[ir.RankedTensorType]
     sizes: Sequence[Operand[ir.IndexType]]
     result: Result[ir.RankedTensorType]
@@ -114,6 +124,9 @@ class ConcatOp(MlcOp, name="concat", traits=[ext.Pure]):
     could not join tensors of different lengths. `torch.cat` of n tensors
     becomes a chain, which the lowering writes into one buffer.
     """
+
+    fusion_kind = FusionKind.INJECTIVE
+    layout_rule = Layout.FIXED
 
     lhs: Operand[ir.RankedTensorType]
     rhs: Operand[ir.RankedTensorType]
@@ -139,6 +152,9 @@ class SliceOp(MlcOp, name="slice", traits=[ext.Pure]):
     A limit of `?` (ShapedType's dynamic size) is the next of the index operands
     `limits` (BERT's `position_ids[:, :seq]`), or with none, "to the end".
     """
+
+    fusion_kind = FusionKind.INJECTIVE
+    layout_rule = Layout.FIXED
 
     input: Operand[ir.RankedTensorType]
     limits: Sequence[Operand[ir.IndexType]]
@@ -188,6 +204,9 @@ class GatherOp(MlcOp, name="gather", traits=[ext.Pure]):
     Negative or out-of-range indices are undefined behaviour.
     """
 
+    fusion_kind = FusionKind.INJECTIVE
+    layout_rule = Layout.FIXED
+
     input: Operand[ir.RankedTensorType]
     indices: Operand[ir.RankedTensorType]
     axis: ir.IntegerAttr
@@ -209,6 +228,9 @@ class TakeAlongAxisOp(MlcOp, name="take_along_axis", traits=[ext.Pure]):
     sizes may not exceed the input's. Out-of-range indices are undefined behaviour.
     """
 
+    fusion_kind = FusionKind.INJECTIVE
+    layout_rule = Layout.FIXED
+
     input: Operand[ir.RankedTensorType]
     indices: Operand[ir.RankedTensorType]
     axis: ir.IntegerAttr
@@ -228,6 +250,9 @@ class TakeAlongAxisOp(MlcOp, name="take_along_axis", traits=[ext.Pure]):
 
 class PadOp(MlcOp, name="pad", traits=[ext.Pure]):
     """Pads each dimension with `low[d]` and `high[d]` copies of the constant `value`."""
+
+    fusion_kind = FusionKind.INJECTIVE
+    layout_rule = Layout.FIXED
 
     input: Operand[ir.RankedTensorType]
     low: Any
@@ -256,6 +281,9 @@ class Im2colOp(MlcOp, name="im2col", traits=[ext.Pure]):
     viewed as [KH * KW * C, F]. Attributes as mlc.conv2d's: `kernel` [KH, KW],
     `stride`, `padding` [top, bottom, left, right] and `dilation`.
     """
+
+    fusion_kind = FusionKind.INJECTIVE
+    layout_rule = Layout.FIXED
 
     input: Operand[ir.RankedTensorType]
     kernel: Any

@@ -5,8 +5,6 @@ come from an optimization-level `Pipeline` (mlc.pipelines), and every stage adds
 its passes' statistics and times to the report.
 """
 
-import collections
-import math
 import time
 
 import torch
@@ -16,29 +14,15 @@ from .. import pipelines
 from ..dialects import make_context
 from ..errors import UserError
 from ..passes.lower_torch_fallback import fallback_ops
+from ..pipelines.torch_to_mlc import torch_to_mlc
 from . import diagnostics, iree_backend, targets, torch_import
+from . import parameters as external_parameters
 from . import profile as profiling
 from .compiled import Compiled
 from .dynamic_shapes import report as dynamic_shapes_report
-from . import parameters as external_parameters
+from .graph_summary import count_ops, fusion_groups, matmul_flops
 
 LEVELS = ("torch", "mlc", "linalg", "vmfb")
-TORCH_TO_MLC = [
-    "torch-func-backend-type-conversion",
-    "mlc-convert-torch-to-mlc",
-    "func.func(torch-finalizing-backend-type-conversion)",
-    "canonicalize",
-    "cse",
-]
-STRUCTURE = ("mlc.constant", "mlc.fusion_group", "mlc.yield")
-
-
-def torch_to_mlc(allow_fallback: bool) -> list[str]:
-    """TORCH_TO_MLC, or with the ops mlc cannot convert lowered by torch-mlir (mlc-lower-torch-fallback)."""
-    if not allow_fallback:
-        return TORCH_TO_MLC
-    return [TORCH_TO_MLC[0], "mlc-convert-torch-to-mlc{allow-fallback=true}", "mlc-lower-torch-fallback",
-            *TORCH_TO_MLC[2:]]
 
 
 def print_ir(module: ir.Operation) -> str:
@@ -49,58 +33,11 @@ def print_ir(module: ir.Operation) -> str:
         return module.get_asm(large_elements_limit=16, use_local_scope=True)
 
 
-def count_ops(module: ir.Operation) -> dict:
-    """mlc ops that compute (not constants or fusion structure), and fusion groups."""
-    names = collections.Counter()
-    module.walk(lambda op: names.update([op.name]) or ir.WalkResult.ADVANCE)
-    computing = sum(n for name, n in names.items() if name.startswith("mlc.") and name not in STRUCTURE)
-    return {"mlc ops": computing, "fusion groups": names["mlc.fusion_group"]}
-
-
-def matmul_flops(module: ir.Operation) -> int | None:
-    """The multiply-adds (x2) of the matmuls and convolutions of one call; None when a
-    size is dynamic. The work that decides how IREE should run the model."""
-    products, dynamic = [], []
-
-    def visit(op):
-        if op.name not in ("mlc.matmul", "mlc.conv2d"):
-            return ir.WalkResult.ADVANCE
-        result, lhs, rhs = op.results[0].type, op.operands[0].type, op.operands[1].type
-        if not (result.has_static_shape and lhs.has_static_shape and rhs.has_static_shape):
-            dynamic.append(op)
-            return ir.WalkResult.ADVANCE
-        elements = math.prod(result.shape)
-        if op.name == "mlc.matmul":
-            reduced = lhs.shape[-1]
-        else:  # a product per output element and window position of its group's input channels
-            channels = rhs.shape[1] if ir.StringAttr(op.attributes["layout"]).value == "NCHW" else rhs.shape[2]
-            reduced = channels * math.prod(rhs.shape[2:] if ir.StringAttr(op.attributes["layout"]).value == "NCHW"
-                                           else rhs.shape[:2])
-        products.append(2 * elements * reduced)
-        return ir.WalkResult.ADVANCE
-
-    module.walk(visit)
-    return None if dynamic else sum(products)
-
-
 def detect_level(module: ir.Operation) -> str:
     """The level of a parsed module: torch if any torch op is left, else mlc if any mlc op."""
     names = set()
     module.walk(lambda op: names.add(op.name.split(".")[0]) or ir.WalkResult.ADVANCE)
     return "torch" if "torch" in names else "mlc" if "mlc" in names else "linalg"
-
-
-def fusion_groups(module: ir.Operation) -> list[list[str]]:
-    """The op names of each fusion group, for the report."""
-    groups = []
-
-    def visit(op):
-        if op.name == "mlc.fusion_group":
-            groups.append([inner.name for inner in op.regions[0].blocks[0].operations][:-1])
-        return ir.WalkResult.ADVANCE
-
-    module.walk(visit)
-    return groups
 
 
 def run_stage(stage: str, elements: list, module: ir.Operation, report: dict) -> None:
@@ -141,7 +78,7 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
             report["fallback"] = fallback_ops(report)
         report["ops"]["after import"] = count_ops(module)
     if order(start) < order("linalg") and order("mlc") <= order(stop) and pipeline.passes:
-        run_stage(f"{pipeline.name} graph passes", pipeline.passes, module, report)
+        run_stage(f"{pipeline.name} graph passes", pipeline.graph_passes(targets.get(target).runs_alone), module, report)
     if order(start) < order("linalg"):
         report["ops"]["after optimization"] = count_ops(module)
         report["matmul flops"] = matmul_flops(module)

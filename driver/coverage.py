@@ -21,11 +21,14 @@ from torch_mlir import ir
 from torch_mlir.dialects import func
 
 from .. import pipelines
+from ..dialects.data_ops import ConstantOp
+from ..dialects.op_base import op_classes
 from ..errors import UserError
 from ..passes.convert_torch_to_mlc import OPERAND_PRODUCERS, op_name, source_line, torch_ops
 from ..passes.convert_torch_to_mlc.patterns import NotConvertible, builtin_tensor_type
+from ..pipelines.torch_to_mlc import TORCH_TO_MLC, torch_to_mlc
 from . import targets as target_registry
-from .compile import TORCH_TO_MLC, import_model, run_stage, torch_to_mlc
+from .compile import import_model, run_stage
 
 TARGET_NAMES = ("llvm-cpu", "vulkan-spirv", "cuda", "mlir-cpu")
 VIA_FALLBACK = "*"
@@ -215,8 +218,9 @@ def _run(text: str, context: ir.Context, stages: list[tuple[str, list]]) -> ir.M
 def _mlc_op_names(module: ir.Module) -> list[str]:
     names = collections.Counter()
     module.operation.walk(lambda op: names.update([op.name]) or ir.WalkResult.ADVANCE)
-    found = [name for name in names if name.startswith("mlc.")]
-    return [name for name in found if name != "mlc.constant"] or found
+    registered = {cls.OPERATION_NAME for cls in op_classes()}
+    found = [name for name in names if name in registered]
+    return [name for name in found if name != ConstantOp.OPERATION_NAME] or found
 
 
 @dataclasses.dataclass

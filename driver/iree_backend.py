@@ -37,6 +37,11 @@ TARGET_FLAGS = {
     "vulkan-spirv": ["--iree-hal-target-device=vulkan"],
 }
 RUNTIME_DRIVERS = {"llvm-cpu": "local-task", "vulkan-spirv": "vulkan", "cuda": "cuda"}
+# Ops IREE 3.13's code generation compiles only in a dispatch of their own: a concat
+# lowers to slices inserted into one buffer, which the CPU vectorizer rejects fused
+# with other ops (ViT's class token: "operations with large vector sizes"), and a
+# window copy fused with a transpose fails ("all stack allocations need to be hoisted").
+RUNS_ALONE = ("concat", "im2col")
 # IREE's recommended CPU settings (its CPU guide): data tiling packs each matmul's operands
 # into the tiles of IREE's mmt4d microkernels (weights once, at load; activations by a
 # pack that IREE fuses into the producing dispatch, or gives a dispatch of its own), and
@@ -235,6 +240,7 @@ targets.register(targets.Target(
     can_run=lambda: (True, ""),
     external_params=True,
     options=("data-tiling", "driver"),
+    runs_alone=RUNS_ALONE,
 ))
 
 
@@ -264,6 +270,12 @@ def _upload(device, array: np.ndarray):
         device=device, buffer=array, element_type=iree.runtime.array_interop.map_dtype_to_element_type(array.dtype))
 
 
+def _buffer_view(array: "iree.runtime.DeviceArray") -> "iree.runtime.HalBufferView":
+    """The buffer behind a result. IREE's DeviceArray has no public accessor for it
+    (only `to_host()`, which Vulkan cannot use here: see `_read_back`)."""
+    return array._buffer_view
+
+
 def _read_back(device, results) -> list[np.ndarray]:
     """The results, copied into host-visible staging buffers that IREE allocates and then
     mapped. `DeviceArray.to_host()` would import numpy arrays' pointers instead, which
@@ -272,7 +284,7 @@ def _read_back(device, results) -> list[np.ndarray]:
     usage = iree.runtime.BufferUsage.TRANSFER_TARGET | iree.runtime.BufferUsage.MAPPING_SCOPED
     semaphore, copies, staged = device.create_semaphore(0), 0, []
     for result in results:
-        source = result._buffer_view.get_buffer()
+        source = _buffer_view(result).get_buffer()
         staging = None
         if source.byte_length():
             staging = device.allocator.allocate_buffer(memory_type=memory, allowed_usage=usage,
@@ -284,7 +296,7 @@ def _read_back(device, results) -> list[np.ndarray]:
     iree.runtime.HalFence.create_at(semaphore, copies).wait()
     arrays = []
     for result, staging in zip(results, staged):
-        view = result._buffer_view
+        view = _buffer_view(result)
         raw = iree.runtime.HalElementType.map_to_dtype(view.element_type)
         array = np.array(staging.map().asarray(view.shape, raw)) if staging else np.empty(view.shape, raw)
         arrays.append(array.astype(result.dtype, copy=False))  # e.g. i1 results travel as bytes
@@ -390,6 +402,7 @@ targets.register(targets.Target(
     load=lambda vmfb, parameters=None, driver=None: _device_function(vmfb, "vulkan-spirv", parameters),
     can_run=TARGETS_CAN_RUN["vulkan-spirv"],
     external_params=True,
+    runs_alone=RUNS_ALONE,
     options=("vulkan-target",),
 ))
 targets.register(targets.Target(
@@ -400,5 +413,6 @@ targets.register(targets.Target(
     load=lambda vmfb, parameters=None, driver=None: _device_function(vmfb, "cuda", parameters),
     can_run=TARGETS_CAN_RUN["cuda"],
     external_params=True,
+    runs_alone=RUNS_ALONE,
     options=("cuda-sm",),
 ))

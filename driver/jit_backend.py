@@ -24,24 +24,16 @@ from torch_mlir import ir
 from torch_mlir.execution_engine import ExecutionEngine
 from torch_mlir.runtime import as_ctype, make_nd_memref_descriptor, make_zero_d_memref_descriptor
 
+from ..dialects import iree_flow
 from ..errors import UserError
-from ..passes.lower_linalg_to_affine import default_tile_size
 from ..pipelines import PipelineRunner
+from ..pipelines.to_llvm import DEFAULT_TILE_SIZE, DEFAULT_VECTOR_SIZE, to_llvm
 from . import diagnostics, targets
 
-DEFAULT_TILE_SIZE = default_tile_size(32)  # 32: three 32x32 f32 tiles fit a 32 KiB L1
-DEFAULT_VECTOR_SIZE = 16  # one AVX-512 register of f32
 DTYPES = {
     "f64": np.float64, "f32": np.float32, "f16": np.float16,
     "i64": np.int64, "i32": np.int32, "i16": np.int16, "i8": np.int8, "i1": np.bool_,
 }
-
-
-def pipeline(tile_size: int = DEFAULT_TILE_SIZE, vector_size: int = DEFAULT_VECTOR_SIZE) -> str:
-    """The lowering from linalg on tensors to the LLVM dialect, as mlc-opt pipeline text."""
-    return ("builtin.module(mlc-decompose-linalg, mlc-bufferize, "
-            f"mlc-lower-linalg-to-affine{{tile-sizes={tile_size}}}, mlc-vectorize{{vector-size={vector_size}}}, "
-            "mlc-lower-to-llvm)")
 
 
 def _sizes(options: dict) -> tuple[int, int]:
@@ -70,7 +62,7 @@ def compile_module(module: ir.Operation, options: dict) -> bytes:
     tile, vector = _sizes(options)
     names = set()
     module.walk(lambda op: names.add(op.name) or ir.WalkResult.ADVANCE)
-    if "flow.dispatch.region" in names:
+    if iree_flow.DISPATCH_REGION in names:
         raise UserError("target 'mlir-cpu' takes linalg without IREE dispatch regions: "
                         "lower with fusion groups inlined (opt_level 0 or 1)")
     main = _main_type(module)
@@ -82,7 +74,7 @@ def compile_module(module: ir.Operation, options: dict) -> bytes:
         module.attributes["mlc.inputs"] = ir.ArrayAttr.get([ir.TypeAttr.get(t) for t in main.inputs])
         module.attributes["mlc.results"] = ir.ArrayAttr.get([ir.TypeAttr.get(t) for t in main.results])
     try:
-        PipelineRunner(pipeline(tile, vector), context=module.context).run(module)
+        PipelineRunner(to_llvm(tile, vector), context=module.context).run(module)
     except ir.MLIRError as error:
         collector = diagnostics.DiagnosticCollector()
         collector.add_error(error)

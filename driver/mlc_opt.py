@@ -9,7 +9,7 @@ from .. import pipelines
 from ..dialects import make_context
 from ..errors import UserError
 from ..passes import PASSES
-from . import diagnostics, source
+from . import diagnostics, op_facts, source
 from .cli import ArgumentParser, run_tool, write_output
 from .verify_diagnostics import parse_expectations, verify
 
@@ -27,6 +27,8 @@ def _argument_parser() -> ArgumentParser:
     parser.add_argument("--mlir-print-debuginfo", action="store_true", help="print locations in the output")
     parser.add_argument("--mlir-print-op-generic", action="store_true", help="print every op in the generic form")
     parser.add_argument("--list-passes", action="store_true", help="list mlc's passes with their options")
+    parser.add_argument("--list-ops", action="store_true",
+                        help="list mlc's ops: what each computes, how it fuses, folds and lowers, which torch ops make it")
     parser.add_argument("--list-pipelines", action="store_true", help="list the named pipelines (O0, O1, O2)")
     return parser
 
@@ -92,6 +94,9 @@ def _main(argv) -> int:
         return 0
     if args.list_pipelines:
         print(pipelines.describe())
+        return 0
+    if args.list_ops:
+        print(op_facts.describe())
         return 0
     context = make_context()
     runner = pipelines.PipelineRunner(args.pass_pipeline, context=context) if args.pass_pipeline else None

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 from torch_mlir import ir
 
+from ..dialects import iree_flow
 from ..errors import UserError
 from ..passes.convert_torch_to_mlc import source_line
 from . import iree_backend
@@ -60,7 +61,7 @@ def plan(module: ir.Operation) -> list[PlannedDispatch]:
     planned = []
     for op in main.regions[0].blocks[0].operations:
         name = op.operation.name
-        if name == "flow.dispatch.region":
+        if name == iree_flow.DISPATCH_REGION:
             inner = [o for o in op.regions[0].blocks[0].operations if not o.operation.name.startswith(NO_DISPATCH)]
             planned.append(PlannedDispatch("fusion group", [o.operation.name for o in inner],
                                            _sources(inner), group=sum(p.group is not None for p in planned)))

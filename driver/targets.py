@@ -26,6 +26,7 @@ class Target:
     options: tuple[str, ...] = ()  # target options it accepts, e.g. ("cuda-sm",)
     dispatch_regions: bool = True  # takes mlc's fusion groups as IREE dispatch regions
     external_params: bool = False  # can keep large weights in an IREE parameter archive (load(artifact, parameters=path))
+    runs_alone: tuple[str, ...] = ()  # mlc ops its compiler takes only in a dispatch of their own (mlc-fuse{isolate})
 
 
 TARGETS: dict[str, Target] = {}
@@ -37,8 +38,10 @@ def register(target: Target) -> Target:
 
 
 def get(name: str) -> Target:
-    from . import iree_backend  # noqa: F401  (registers the IREE targets)
-    from . import jit_backend  # noqa: F401  (registers mlir-cpu)
+    from . import (
+        iree_backend,  # noqa: F401  (registers the IREE targets)
+        jit_backend,  # noqa: F401  (registers mlir-cpu)
+    )
 
     if name not in TARGETS:
         raise UserError(f"unknown target '{name}' (known: {', '.join(TARGETS)})")

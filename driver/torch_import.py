@@ -1,8 +1,8 @@
 """PyTorch in: torch.export -> torch-mlir's FX importer -> the torch dialect at
 the backend contract (value tensors with known shapes and dtypes).
 
-No PyTorch decompositions run, and the ops in `BACKEND_LEGAL_OPS` are kept
-whole by torch-mlir, so mlc sees `linear`, `conv2d`, `batch_norm` or attention
+No PyTorch decompositions run, and the ops whose conversions say `keep_whole`
+(`kept_whole()`) are kept whole by torch-mlir, so mlc sees `linear`, `conv2d`, `batch_norm` or attention
 rather than their arithmetic: its graph passes (BatchNorm folding, fusion)
 need them.
 """
@@ -13,20 +13,15 @@ import warnings
 
 import torch
 from torch_mlir import ir, passmanager
-from torch_mlir.extras.fx_importer import TORCH_DTYPE_TO_MLIR_TYPE, FxImporter, FxImporterHooks
+from torch_mlir.extras.fx_importer import TORCH_DTYPE_TO_MLIR_TYPE, ContextCache, FxImporter, FxImporterHooks
 
 from ..dialects import make_context
 from ..errors import UserError
 from ..passes import constant_values
 from ..passes.convert_torch_to_mlc import unsupported_report
+from ..passes.convert_torch_to_mlc.patterns import kept_whole
 from . import diagnostics
 
-BACKEND_LEGAL_OPS = (
-    "aten.linear", "aten.conv2d", "aten.batch_norm", "aten.layer_norm", "aten.gelu",
-    "aten.scaled_dot_product_attention", "aten.adaptive_avg_pool2d", "aten.flatten.using_ints",
-    "aten.softmax.int", "aten._softmax", "aten.max_pool2d", "aten.avg_pool2d", "aten.silu",
-    "aten.embedding", "aten.hardtanh", "aten.relu6", "aten.unflatten.int",
-)
 BACKEND_CONTRACT = (
     "builtin.module(func.func(torch-match-quantized-custom-ops),"
     "torchdynamo-export-to-torch-backend-pipeline{{backend-legal-ops={legal}}})"
@@ -118,10 +113,11 @@ class WeightsByReference(FxImporterHooks):
     module lives.
     """
 
-    def __init__(self, program: torch.export.ExportedProgram):
+    def __init__(self, program: torch.export.ExportedProgram, context: ir.Context):
         named = list(program.state_dict.items()) + list(program.constants.items())
         self._names = {id(tensor): name for name, tensor in named}
         self._attributes = {}
+        self._types = ContextCache(context)  # the importer's own is the private `node_importer._cc`
 
     def resolve_literal(self, node_importer, literal, info):
         if not isinstance(literal, torch.Tensor) or literal.numel() <= 1:
@@ -136,7 +132,7 @@ class WeightsByReference(FxImporterHooks):
             attribute = ir.DenseResourceElementsAttr.get_from_buffer(array, name, type_)
             constant_values.register(attribute, array)  # constant folding reads weights from here
             self._attributes[id(literal)] = attribute
-        result_type = node_importer._cc.tensor_to_vtensor_type(literal)
+        result_type = self._types.tensor_to_vtensor_type(literal)
         return ir.Operation.create("torch.vtensor.literal", results=[result_type], attributes={"value": attribute}).result
 
 
@@ -164,13 +160,13 @@ def _signless(element_type: ir.Type) -> ir.Type:
 
 def import_program(program: torch.export.ExportedProgram, context: ir.Context, func_name: str = "main") -> ir.Module:
     """Imports an ExportedProgram and lowers it to torch-mlir's backend contract."""
-    importer = FxImporter(context=context, hooks=WeightsByReference(program))
+    importer = FxImporter(context=context, hooks=WeightsByReference(program, context))
     with _non_persistent_buffers_in_state_dict(program):
         importer.import_frozen_program(program, func_name=func_name)
     module = importer.module
     _reject_unknown_ops(module.operation)
     with context:
-        pipeline = BACKEND_CONTRACT.format(legal=",".join(BACKEND_LEGAL_OPS))
+        pipeline = BACKEND_CONTRACT.format(legal=",".join(kept_whole()))
         try:
             passmanager.PassManager.parse(pipeline).run(module.operation)
         except ir.MLIRError as error:

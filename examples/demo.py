@@ -9,9 +9,8 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).parent))
-import models  # noqa: E402
-
 import mlc  # noqa: E402
+import models  # noqa: E402
 
 
 def median_latency_ms(functions: dict, args, rounds: int = 20, block: int = 4) -> dict:

@@ -17,7 +17,6 @@ from torch.nn import functional as F
 
 from models import seeded
 
-
 # ResNet-18 ---------------------------------------------------------------------------------------
 
 class BasicBlock(nn.Module):

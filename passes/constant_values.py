@@ -18,6 +18,7 @@ import numpy as np
 from torch_mlir import ir
 
 from ..dialects import data_ops
+from .graph import defining
 
 __all__ = ["dtype_of", "keep_new_arrays_with", "make_constant", "register", "resource_name", "splat_of", "value_of"]
 
@@ -116,10 +117,10 @@ def _resource_value(op: ir.Operation, name: str, type_: ir.RankedTensorType, dty
 def value_of(value: ir.Value) -> np.ndarray | None:
     """The array of a value produced by `mlc.constant`; None for any other value,
     for element types numpy lacks (bf16) and for blobs whose bytes are unknown."""
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.operation.name != "mlc.constant":
+    constant = defining(value, data_ops.ConstantOp)
+    if constant is None:
         return None
-    op = owner.operation
+    op = constant.operation
     attr, type_ = op.attributes["value"], value.type
     dtype = dtype_of(type_)
     if dtype is None:
@@ -138,10 +139,10 @@ def value_of(value: ir.Value) -> np.ndarray | None:
 def splat_of(value: ir.Value) -> float | int | bool | None:
     """The element of a value produced by an `mlc.constant` holding a `dense<...>`
     splat (the same element everywhere); None otherwise. Reads no array."""
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.operation.name != "mlc.constant":
+    constant = defining(value, data_ops.ConstantOp)
+    if constant is None:
         return None
-    attr = owner.operation.attributes["value"]
+    attr = constant.attributes["value"]
     if not isinstance(attr, ir.DenseElementsAttr) or not attr.is_splat:
         return None
     return attr.get_splat_value().value

@@ -22,14 +22,13 @@ another order.
 import dataclasses
 import math
 
-from torch_mlir import ir, rewrite
+from torch_mlir import ir
 
 from ..dialects import compute_ops, elementwise_ops, shape_ops
 from ..dialects.op_base import i64_array
-from .convert_torch_to_mlc.attributes import i64_array as i64_array_attr
-from .convert_torch_to_mlc.attributes import tensor_type
-from .convert_torch_to_mlc.values import reshape
-from .registry import Pass, register
+from .graph import i64_array_attr, reshape, tensor_type
+from .registry import register
+from .rewriting import Pattern, PatternPass
 
 
 def _is_pointwise(conv) -> bool:
@@ -55,49 +54,57 @@ def _windows(conv) -> ir.Value:
     return reshape(rows.result, [n * oh * ow, kh * kw * channels])
 
 
+def refusal(conv, max_pixels: int) -> str | None:
+    """Why `conv` stays a convolution, or None when it becomes a matmul."""
+    if conv.attributes["layout"].value != "NHWC" or conv.attributes["groups"].value != 1:
+        return "kept (NCHW or grouped)"
+    if not conv.input.type.has_static_shape or not conv.result.type.has_static_shape:
+        return "kept (dynamic shape)"
+    if math.prod(conv.result.type.shape[:3]) > max_pixels:
+        return "kept (more pixels than max-pixels)"
+    return None
+
+
+class ConvAsMatmul(Pattern):
+    """conv(x, W) + b -> reshape(matmul(windows(x), reshape(W)) + b)."""
+
+    op = compute_ops.Conv2dOp
+
+    def __init__(self, max_pixels: int):
+        self.max_pixels = max_pixels
+
+    def match(self, conv):
+        return None if refusal(conv, self.max_pixels) else conv
+
+    def rewrite(self, conv, _) -> ir.Value:
+        kh, kw, channels, filters = conv.weight.type.shape
+        n, oh, ow, _ = conv.result.type.shape
+        rows = _windows(conv)
+        weight = reshape(conv.weight, [kh * kw * channels, filters])
+        product = compute_ops.MatmulOp(rows, weight, tensor_type([n * oh * ow, filters], conv.result.type.element_type)).result
+        if conv.bias is not None:
+            product = elementwise_ops.AddOp(product, conv.bias, product.type).result
+        return reshape(product, [n, oh, ow, filters])
+
+    def counted_as(self, conv, _) -> str:
+        return "1x1 convolutions to matmul" if _is_pointwise(conv) else "convolutions to im2col + matmul"
+
+
 @register
-class ConvToMatmul(Pass):
+class ConvToMatmul(PatternPass):
     """Rewrites NHWC convolutions with few output pixels as im2col + matmul."""
 
     name = "mlc-conv-to-matmul"
     max_pixels: int = dataclasses.field(
         default=256, metadata={"help": "rewrite a convolution when N*OH*OW is at most this (0: never)"})
 
-    def refusal(self, conv) -> str | None:
-        if conv.attributes["layout"].value != "NHWC" or conv.attributes["groups"].value != 1:
-            return "kept (NCHW or grouped)"
-        if not conv.input.type.has_static_shape or not conv.result.type.has_static_shape:
-            return "kept (dynamic shape)"
-        if math.prod(conv.result.type.shape[:3]) > self.max_pixels:
-            return "kept (more pixels than max-pixels)"
-        return None
+    def patterns(self) -> list[Pattern]:
+        return [ConvAsMatmul(self.max_pixels)]
 
-    def rewrite(self, op, rewriter) -> bool:
-        conv = op.opview
-        if self.refusal(conv) is not None:
-            return True
-        kh, kw, channels, filters = conv.weight.type.shape
-        n, oh, ow, _ = conv.result.type.shape
-        element_type = conv.result.type.element_type
-        with rewriter.ip, op.location:
-            rows = _windows(conv)
-            weight = reshape(conv.weight, [kh * kw * channels, filters])
-            product = compute_ops.MatmulOp(rows, weight, tensor_type([n * oh * ow, filters], element_type)).result
-            if conv.bias is not None:
-                product = elementwise_ops.AddOp(product, conv.bias, product.type).result
-            result = reshape(product, [n, oh, ow, filters])
-        rewriter.replace_op(op, [result])
-        self.count("1x1 convolutions to matmul" if _is_pointwise(conv) else "convolutions to im2col + matmul")
-        return False
-
-    def run(self, module: ir.Operation) -> None:
-        patterns = rewrite.RewritePatternSet()
-        patterns.add("mlc.conv2d", self.rewrite)
-        rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
-
+    def finish(self, module: ir.Operation) -> None:
         def count_kept(op):
-            if op.name == "mlc.conv2d":
-                self.count(self.refusal(op.opview))
+            if isinstance(op.opview, compute_ops.Conv2dOp):
+                self.count(refusal(op.opview, self.max_pixels))
             return ir.WalkResult.ADVANCE
 
         module.walk(count_kept)

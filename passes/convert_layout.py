@@ -12,63 +12,44 @@ elements are stored changes, never the arithmetic.
 
 import dataclasses
 
-from torch_mlir import ir, rewrite
+from torch_mlir import ir
 
-from ..dialects.op_base import DYNAMIC
-from ..dialects.elementwise_ops import BINARY_OPS, UNARY_OPS
-from ..dialects.reduction_ops import REDUCTIONS
+from ..dialects.compute_ops import AvgPool2dOp, Conv2dOp, MaxPool2dOp
+from ..dialects.facts import Layout
+from ..dialects.op_base import DYNAMIC, MlcOp, op_classes
+from ..dialects.shape_ops import TransposeOp
 from ..errors import UserError
-from .convert_torch_to_mlc.attributes import i64_array, string, tensor_type
-from .convert_torch_to_mlc.values import reshape
-from .fold_batchnorm import is_constant
-from .registry import Pass, register
+from .graph import folds_to_constant, i64_array_attr, inverse, rebuild, reshape, string, tensor_type, transpose
+from .registry import register
+from .rewriting import Pattern, PatternPass
 
 LAYOUTS = {"nhwc": "NHWC", "nchw": "NCHW"}
 INTO = {"NHWC": [0, 2, 3, 1], "NCHW": [0, 3, 1, 2]}  # an activation from the other layout into this one
 WEIGHT_INTO = {"NHWC": [2, 3, 1, 0], "NCHW": [3, 2, 0, 1]}  # FCHW -> HWCF and back
-WINDOW_OPS = ("mlc.conv2d", "mlc.max_pool2d", "mlc.avg_pool2d")
-ELEMENTWISE = {f"mlc.{name}" for name in (*UNARY_OPS, "gelu", "clamp", "cast", *BINARY_OPS, "compare")}
-# Reductions over `axes`, which `sink` remaps. argmax/argmin (one `axis`), scans, argsort
-# and take_along_axis are left out on purpose: a transpose stops at them.
-REDUCE_OPS = {f"mlc.{name}" for name in REDUCTIONS}
+WINDOW_OPS = (Conv2dOp, MaxPool2dOp, AvgPool2dOp)  # the ops that have a `layout`
 
 
-def inverse(permutation):
-    result = [0] * len(permutation)
-    for i, p in enumerate(permutation):
-        result[p] = i
-    return result
+def layout_rule(op) -> Layout:
+    """How a transpose passes through `op` (its class says, dialects/facts.py)."""
+    view = op.opview
+    return view.layout_rule if isinstance(view, MlcOp) else Layout.FIXED
 
 
 def permutation_of(value: ir.Value):
     """The permutation of the mlc.transpose defining `value`, else None."""
     owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name != "mlc.transpose":
+    if isinstance(owner, ir.Block) or not isinstance(owner.opview, TransposeOp):
         return None
     return list(owner.attributes["permutation"])
 
 
 def is_transpose(op, permutation) -> bool:
-    return op.name == "mlc.transpose" and list(op.attributes["permutation"]) == permutation
-
-
-def transpose(value: ir.Value, permutation) -> ir.Value:
-    shape = [value.type.shape[p] for p in permutation]
-    return ir.Operation.create(
-        "mlc.transpose", results=[tensor_type(shape, value.type.element_type)], operands=[value],
-        attributes={"permutation": i64_array(permutation)},
-    ).result
+    return isinstance(op.opview, TransposeOp) and list(op.attributes["permutation"]) == permutation
 
 
 def untransposed_type(type_: ir.RankedTensorType, permutation) -> ir.RankedTensorType:
     """The type t with transpose(t, permutation) == type_."""
     return tensor_type([type_.shape[i] for i in inverse(permutation)], type_.element_type)
-
-
-def rebuild(op, operands, result_type, **changed) -> ir.Value:
-    """`op` again, with other operands, result type and some attributes."""
-    attributes = {name: op.attributes[name] for name in op.attributes.keys()}
-    return ir.Operation.create(op.name, results=[result_type], operands=operands, attributes={**attributes, **changed}).result
 
 
 def untransposed_operand(value: ir.Value, permutation):
@@ -94,7 +75,7 @@ def untransposed_operand(value: ir.Value, permutation):
     target = [full[i] for i in inverse(permutation)]
     if [d for d in full if d != 1] == [d for d in target if d != 1]:  # only unit dimensions move
         return lambda: reshape(value, target)
-    if is_constant(value):
+    if folds_to_constant(value):
         return lambda: transpose(reshape(value, full), inverse(permutation))
     return None
 
@@ -111,9 +92,10 @@ def hoisted(transpose_op, value: ir.Value) -> ir.Value:
 
 def layout_operands(op) -> list | None:
     """The operands of a layout-agnostic op laid out as its result; None for any other op."""
-    if op.name in ELEMENTWISE:
+    rule = layout_rule(op)
+    if rule == Layout.ELEMENTWISE:
         return list(op.operands)
-    if op.name == "mlc.batch_norm" or (op.name in REDUCE_OPS and op.attributes["keepdim"].value):
+    if rule == Layout.CHANNEL_AXIS or (rule == Layout.KEEPDIM_REDUCTION and op.attributes["keepdim"].value):
         return [op.operands[0]]
     return None
 
@@ -160,8 +142,76 @@ def will_take(op, permutation, assumed=frozenset()) -> bool:
     return True
 
 
+class IntoTargetLayout(Pattern):
+    """A window op in the other layout -> transpose in, the op in `target`, transpose out."""
+
+    def __init__(self, op: type, target: str):
+        self.op, self.target = op, target
+
+    def match(self, op):
+        return None if op.attributes["layout"].value == self.target else self.target
+
+    def rewrite(self, op, target) -> ir.Value:
+        into = INTO[target]
+        operands = [transpose(op.operands[0], into)]
+        if isinstance(op, Conv2dOp):
+            operands += [transpose(op.operands[1], WEIGHT_INTO[target]), *op.operands[2:]]
+        result_type = untransposed_type(op.operation.results[0].type, inverse(into))
+        converted = rebuild(op, operands, result_type, layout=string(target))
+        return transpose(converted, inverse(into))
+
+    def counted_as(self, op, target) -> dict[str, int]:
+        return {f"converted to {target}": 1, "transposes inserted": 2}
+
+
+class CancelTransposes(Pattern):
+    """transpose(transpose(x, p), q) with q after p the identity -> x."""
+
+    op = TransposeOp
+
+    def match(self, op):
+        inner = permutation_of(op.input)
+        return op.input.owner.operands[0] if inner is not None and inverse(inner) == list(op.attributes["permutation"]) else None
+
+    def rewrite(self, op, x) -> ir.Value:
+        return x
+
+    def counted_as(self, op, x) -> dict[str, int]:
+        return {"transposes cancelled": 2}
+
+
+class SinkTranspose(Pattern):
+    """op(transpose(x, p), ...) -> transpose(op(x, ...), p), for p out of the target layout."""
+
+    statistic = "transposes sunk"
+
+    def __init__(self, op: type, target: str):
+        self.op, self.permutation = op, inverse(INTO[target])
+
+    def match(self, op):
+        permutation = self.permutation
+        transposed = [v for v in layout_operands(op) or [] if permutation_of(v) == permutation]
+        if not transposed:
+            return None
+        plans = sink_plan(op, permutation)
+        if plans is None or not all(takes(use.owner, permutation) for v in transposed for use in v.uses):
+            return None
+        return plans
+
+    def rewrite(self, op, plans) -> ir.Value:
+        permutation, changed = self.permutation, {}
+        if layout_rule(op) == Layout.CHANNEL_AXIS:
+            axis = op.attributes["axis"]
+            changed["axis"] = ir.IntegerAttr.get(axis.type, permutation[axis.value % len(permutation)])
+        if layout_rule(op) == Layout.KEEPDIM_REDUCTION:
+            changed["axes"] = i64_array_attr(sorted(permutation[a % len(permutation)] for a in op.attributes["axes"]))
+        result_type = untransposed_type(op.operation.results[0].type, permutation)
+        inner = rebuild(op, [plan() for plan in plans], result_type, **changed)
+        return transpose(inner, permutation)
+
+
 @register
-class ConvertLayout(Pass):
+class ConvertLayout(PatternPass):
     """Puts convolutions and pooling in one layout, with transposes only at the edges of their chains."""
 
     name = "mlc-convert-layout"
@@ -170,80 +220,21 @@ class ConvertLayout(Pass):
     def __post_init__(self):
         if self.layout.lower() not in LAYOUTS:
             raise UserError(f"option 'layout' of pass '{self.name}' must be 'nhwc' or 'nchw', got '{self.layout}'")
-        self.target = LAYOUTS[self.layout.lower()]
 
-    def convert(self, op, rewriter) -> bool:
-        """transpose-in, the op in the target layout, transpose-out."""
-        if op.attributes["layout"].value == self.target:
-            return True
-        into = INTO[self.target]
-        with rewriter.ip, op.location:
-            operands = [transpose(op.operands[0], into)]
-            if op.name == "mlc.conv2d":
-                operands += [transpose(op.operands[1], WEIGHT_INTO[self.target]), *op.operands[2:]]
-            result_type = untransposed_type(op.results[0].type, inverse(into))
-            converted = rebuild(op, operands, result_type, layout=string(self.target))
-            result = transpose(converted, inverse(into))
-        rewriter.replace_op(op, [result])
-        self.count(f"converted to {self.target}")
-        self.count("transposes inserted", 2)
-        return False
-
-    def cancel(self, op, rewriter) -> bool:
-        """transpose(transpose(x, p), q) with q after p the identity -> x."""
-        inner = permutation_of(op.input)
-        if inner is None or inverse(inner) != list(op.attributes["permutation"]):
-            return True
-        rewriter.replace_op(op, [op.input.owner.operands[0]])
-        self.count("transposes cancelled", 2)
-        return False
-
-    def sink(self, op, rewriter) -> bool:
-        """op(transpose(x, p), ...) -> transpose(op(x, ...), p), for p out of the target layout."""
-        permutation = inverse(INTO[self.target])
-        transposed = [v for v in layout_operands(op) or [] if permutation_of(v) == permutation]
-        if not transposed:
-            return True
-        plans = sink_plan(op, permutation)
-        if plans is None or not all(takes(use.owner, permutation) for v in transposed for use in v.uses):
-            return True
-        changed = {}
-        if op.name == "mlc.batch_norm":
-            axis = op.attributes["axis"]
-            changed["axis"] = ir.IntegerAttr.get(axis.type, permutation[axis.value % len(permutation)])
-        if op.name in REDUCE_OPS:
-            changed["axes"] = i64_array(sorted(permutation[a % len(permutation)] for a in op.attributes["axes"]))
-        with rewriter.ip, op.location:
-            inner = rebuild(op, [plan() for plan in plans], untransposed_type(op.results[0].type, permutation), **changed)
-            result = transpose(inner, permutation)
-        rewriter.replace_op(op, [result])
-        self.count("transposes sunk")
-        return False
-
-    def apply(self, module, add_patterns) -> None:
-        """Greedy rewriting, repeated while a pattern still fires: a sink may wait on another."""
-        before = None
-        while before != self.statistics:
-            before = dict(self.statistics)
-            patterns = rewrite.RewritePatternSet()
-            add_patterns(patterns)
-            rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
+    @property
+    def target(self) -> str:
+        return LAYOUTS[self.layout.lower()]
 
     def run(self, module: ir.Operation) -> None:
-        def conversions(patterns):
-            for name in WINDOW_OPS:
-                patterns.add(name, self.convert)
+        """All window ops converted first, then the transposes they left moved and cancelled."""
+        self.apply(module, [IntoTargetLayout(cls, self.target) for cls in WINDOW_OPS])
+        sinks = [SinkTranspose(cls, self.target) for cls in op_classes() if cls.layout_rule != Layout.FIXED]
+        self.apply(module, [CancelTransposes(), *sinks])
+        self.finish(module)
 
-        def propagation(patterns):
-            patterns.add("mlc.transpose", self.cancel)
-            for name in (*ELEMENTWISE, "mlc.batch_norm", *REDUCE_OPS):
-                patterns.add(name, self.sink)
-
-        self.apply(module, conversions)
-        self.apply(module, propagation)
-
+    def finish(self, module: ir.Operation) -> None:
         def count_remaining(op):
-            if op.name == "mlc.transpose" and not is_constant(op.operands[0]):
+            if isinstance(op.opview, TransposeOp) and not folds_to_constant(op.operands[0]):
                 self.count("transposes remaining")
             return ir.WalkResult.ADVANCE
 

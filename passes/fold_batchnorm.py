@@ -12,30 +12,12 @@ Each batch norm left is counted with the reason it stays.
 
 import dataclasses
 
-from torch_mlir import ir, rewrite
+from torch_mlir import ir
 
-from ..dialects import compute_ops, elementwise_ops
-from .convert_torch_to_mlc.attributes import tensor_type
-from .convert_torch_to_mlc.values import reshape, splat
-from .registry import Pass, register
-
-# Ops that fold-constants evaluates: a value built only from these and mlc.constant is a constant.
-CONSTANT_OPS = {"mlc.constant", "mlc.transpose", "mlc.reshape", "mlc.broadcast", "mlc.cast",
-                "mlc.add", "mlc.sub", "mlc.mul", "mlc.div", "mlc.neg", "mlc.sqrt", "mlc.rsqrt"}
-
-
-def defining_op(value: ir.Value, name: str):
-    """The op named `name` that defines `value`, else None."""
-    owner = value.owner
-    return None if isinstance(owner, ir.Block) or owner.name != name else owner.opview
-
-
-def is_constant(value: ir.Value) -> bool:
-    """Whether `value` is computed from `mlc.constant`s alone, so fold-constants folds it."""
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name not in CONSTANT_OPS:
-        return False
-    return all(is_constant(operand) for operand in owner.operands)
+from ..dialects import compute_ops, elementwise_ops, normalization_ops
+from .graph import defining, folds_to_constant, reshape, splat
+from .registry import register
+from .rewriting import Pattern, PatternPass
 
 
 @dataclasses.dataclass
@@ -52,21 +34,21 @@ class Producer:
 
 
 def find_producer(value: ir.Value) -> Producer | None:
-    conv = defining_op(value, "mlc.conv2d")
+    conv = defining(value, compute_ops.Conv2dOp)
     if conv is not None:
         if conv.attributes["layout"].value == "NCHW":  # weight F x C x KH x KW
             channels = conv.weight.type.shape[0]
             return Producer("conv2d", [conv], conv.weight, conv.bias, 1, [channels, 1, 1, 1])
         return Producer("conv2d", [conv], conv.weight, conv.bias, 3, [conv.weight.type.shape[3]])  # KH x KW x C x F
-    matmul = defining_op(value, "mlc.matmul")
+    matmul = defining(value, compute_ops.MatmulOp)
     if matmul is not None:
         channels = matmul.result.type.shape[-1]
         return Producer("matmul", [matmul], matmul.rhs, None, matmul.result.type.rank - 1, [channels])
-    add = defining_op(value, "mlc.add")
+    add = defining(value, elementwise_ops.AddOp)
     if add is None:
         return None
     for product, bias in ((add.lhs, add.rhs), (add.rhs, add.lhs)):
-        matmul = defining_op(product, "mlc.matmul")
+        matmul = defining(product, compute_ops.MatmulOp)
         if matmul is not None and product.type == add.result.type and bias.type.rank == 1:
             axis = product.type.rank - 1
             return Producer("matmul", [matmul, add], matmul.rhs, bias, axis, [product.type.shape[-1]])
@@ -82,7 +64,7 @@ def refusal(bn, producer: Producer | None) -> str | None:
     if any(len(list(op.result.uses)) != 1 for op in producer.ops):
         return f"{producer.kind} has other uses"
     parameters = [bn.scale, bn.offset, bn.mean, bn.variance, producer.weight]
-    if not all(map(is_constant, parameters + ([producer.bias] if producer.bias is not None else []))):
+    if not all(map(folds_to_constant, parameters + ([producer.bias] if producer.bias is not None else []))):
         return "operand not constant"
     if bn.attributes["epsilon"].value <= 0:
         return "epsilon not positive"
@@ -104,36 +86,40 @@ def folded_parameters(bn, producer: Producer) -> tuple[ir.Value, ir.Value]:
     return weight, bias
 
 
+class FoldIntoProducer(Pattern):
+    """batch_norm(conv2d or matmul (+ bias)) -> the producer with folded parameters."""
+
+    op = normalization_ops.BatchNormOp
+
+    def match(self, bn) -> Producer | None:
+        producer = find_producer(bn.input)
+        return None if refusal(bn, producer) else producer
+
+    def rewrite(self, bn, producer: Producer) -> ir.Value:
+        weight, bias = folded_parameters(bn, producer)
+        first = producer.ops[0]
+        if producer.kind == "conv2d":
+            attributes = {name: first.attributes[name] for name in ("stride", "padding", "dilation", "groups", "layout")}
+            return compute_ops.Conv2dOp(first.input, weight, **attributes, result=bn.result.type, bias=bias).result
+        product = compute_ops.MatmulOp(first.lhs, weight, first.result.type).result
+        return elementwise_ops.AddOp(product, bias, bn.result.type).result
+
+    def counted_as(self, bn, producer: Producer) -> str:
+        return f"folded into {producer.kind}"
+
+
 @register
-class FoldBatchnorm(Pass):
+class FoldBatchnorm(PatternPass):
     """Folds inference batch norms into the conv2d or matmul (+ bias) that feeds them."""
 
     name = "mlc-fold-batchnorm"
 
-    def fold(self, bn, rewriter) -> bool:
-        producer = find_producer(bn.input)
-        if refusal(bn, producer):
-            return True
-        with rewriter.ip, bn.location:
-            weight, bias = folded_parameters(bn, producer)
-            first = producer.ops[0]
-            if producer.kind == "conv2d":
-                attributes = {name: first.attributes[name] for name in ("stride", "padding", "dilation", "groups", "layout")}
-                result = compute_ops.Conv2dOp(first.input, weight, **attributes, result=bn.result.type, bias=bias).result
-            else:
-                product = compute_ops.MatmulOp(first.lhs, weight, first.result.type).result
-                result = elementwise_ops.AddOp(product, bias, bn.result.type).result
-        rewriter.replace_op(bn, [result])
-        self.count(f"folded into {producer.kind}")
-        return False
+    def patterns(self) -> list[Pattern]:
+        return [FoldIntoProducer()]
 
-    def run(self, module: ir.Operation) -> None:
-        patterns = rewrite.RewritePatternSet()
-        patterns.add("mlc.batch_norm", self.fold)
-        rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
-
+    def finish(self, module: ir.Operation) -> None:
         def count_left(op):
-            if op.name == "mlc.batch_norm":
+            if isinstance(op.opview, normalization_ops.BatchNormOp):
                 self.count(f"not folded: {refusal(op.opview, find_producer(op.opview.input))}")
             return ir.WalkResult.ADVANCE
 

@@ -2,8 +2,8 @@
 `flow.dispatch.region`, so that IREE builds exactly one dispatch per group.
 
 IREE honours dispatch regions present in its input instead of forming its own.
-The flow dialect is not registered in torch-mlir's context, so the regions are
-created as unregistered ops there; IREE reads them, by name, as its own.
+The flow dialect is not registered in torch-mlir's context: the regions are
+unregistered ops there (dialects/iree_flow.py), which IREE reads as its own.
 Runs after `mlc-lower-to-linalg{keep-fusion-groups=true}`.
 
 A `tensor.pad` of a value from outside the group (a convolution's padded input) is
@@ -22,14 +22,15 @@ forms its dispatches.
 from torch_mlir import ir
 from torch_mlir.dialects import arith, tensor
 
+from ..dialects import iree_flow
+from ..dialects.fusion_ops import FusionGroupOp
 from ..dialects.op_base import DYNAMIC
-
 from .registry import Pass, register
 
 
 def _groups(module: ir.Operation) -> list[ir.Operation]:
     found = []
-    module.walk(lambda op: (found.append(op) if op.name == "mlc.fusion_group" else None) or ir.WalkResult.ADVANCE)
+    module.walk(lambda op: (found.append(op) if isinstance(op.opview, FusionGroupOp) else None) or ir.WalkResult.ADVANCE)
     return found
 
 
@@ -134,16 +135,9 @@ def _dispatch_region(group: ir.Operation) -> bool:
         _inline(group)
         return False
     with ir.InsertionPoint(group), group.location:
-        region = ir.Operation.create(
-            "flow.dispatch.region",
-            results=[group.results[0].type],
-            operands=sizes,
-            attributes={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([len(sizes), 0])},
-            regions=2,  # the body, and the (empty) workgroup-count region
-        )
-        block = region.regions[0].blocks.append()
+        region, block = iree_flow.dispatch_region(group.results[0].type, sizes)
     with ir.InsertionPoint(block), terminator.location:
-        returned = ir.Operation.create("flow.return", operands=[terminator.operands[0]])
+        returned = iree_flow.flow_return(terminator.operands[0])
     for op in list(body.operations)[:-1]:
         op.move_before(returned)
     group.results[0].replace_all_uses_with(region.results[0])

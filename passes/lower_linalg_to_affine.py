@@ -17,8 +17,7 @@ import dataclasses
 from torch_mlir import ir
 
 from ..errors import UserError
-from .registry import run_upstream
-from .registry import Pass, register
+from .registry import Pass, register, run_upstream
 
 
 def default_tile_size(cache_kib: int, element_bytes: int = 4) -> int:
@@ -72,7 +71,11 @@ class LowerLinalgToAffine(Pass):
     def __post_init__(self):
         if self.cache_size_kib < 1:
             raise UserError(f"option 'cache-size-kib' of pass '{self.name}' must be positive, got {self.cache_size_kib}")
-        self.sizes = parse_tile_sizes(self.tile_sizes) if self.tile_sizes else [default_tile_size(self.cache_size_kib)]
+        _ = self.sizes  # malformed tile sizes are an error when the pipeline is built
+
+    @property
+    def sizes(self) -> list[int]:
+        return parse_tile_sizes(self.tile_sizes) if self.tile_sizes else [default_tile_size(self.cache_size_kib)]
 
     def run(self, module: ir.Operation) -> None:
         run_upstream(module, ["func.func(convert-linalg-to-affine-loops)"])

@@ -10,8 +10,7 @@ running process). The pass fails, at the op, when anything but LLVM ops is left.
 
 from torch_mlir import ir
 
-from .registry import run_upstream
-from .registry import Pass, PassFailure, register
+from .registry import Pass, PassFailure, register, run_upstream
 
 PIPELINE = [
     "convert-vector-to-scf",  # transfers along a strided dimension become loops of scalar loads

@@ -17,9 +17,11 @@ from torch_mlir import ir, passmanager
 from ..errors import UserError
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class Pass:
-    """Base of mlc's passes. Subclasses are dataclasses whose fields are options."""
+    """Base of mlc's passes. Subclasses are frozen dataclasses whose fields are options:
+    a pass reads its options and never changes them (what it derives, it derives in a
+    property); what it did goes to `statistics`."""
 
     name: ClassVar[str]
     statistics: dict = dataclasses.field(default_factory=dict, init=False, repr=False)
@@ -45,7 +47,7 @@ PASSES: dict[str, type[Pass]] = {}
 
 def register(cls: type[Pass]) -> type[Pass]:
     """Class decorator: makes the pass a dataclass and registers it by `name`."""
-    cls = dataclasses.dataclass(cls)
+    cls = dataclasses.dataclass(cls, frozen=True)
     assert cls.name not in PASSES, f"pass {cls.name} registered twice"
     PASSES[cls.name] = cls
     return cls
@@ -63,7 +65,7 @@ def _convert(value: str, type_, option: str, pass_name: str):
         return converter(value)
     except ValueError:
         type_name = getattr(type_, "__name__", type_)
-        raise UserError(f"option '{option}' of pass '{pass_name}' expects {type_name}, got '{value}'")
+        raise UserError(f"option '{option}' of pass '{pass_name}' expects {type_name}, got '{value}'") from None
 
 
 def create(name: str, options: dict[str, str]) -> Pass:

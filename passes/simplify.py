@@ -18,25 +18,20 @@ No CSE here: the O1 pipeline (`pipelines/levels.py`) runs upstream `cse` right
 after this pass, which merges the duplicate ops a simplification exposes.
 """
 
-from torch_mlir import ir, rewrite
+from torch_mlir import ir
 
 from ..dialects import data_ops, shape_ops
+from ..dialects.elementwise_ops import AddOp, DivOp, MulOp, SubOp
 from ..dialects.op_base import DYNAMIC, i64_array, is_float, is_integer
 from .constant_values import splat_of
-from .convert_torch_to_mlc.attributes import i64_array as i64_array_attr
-from .convert_torch_to_mlc.values import splat
-from .registry import Pass, register
+from .graph import composed, defining, i64_array_attr, splat
+from .registry import register
+from .rewriting import Pattern, PatternPass
 
 # Significant bits (with the implicit one) of each float type: a signed integer
 # of width w converts exactly when its w - 1 magnitude bits fit.
 FLOAT_DIGITS = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53}
 EXACT_FLOAT_WIDENINGS = {("f16", "f32"), ("f16", "f64"), ("bf16", "f32"), ("bf16", "f64"), ("f32", "f64")}
-
-
-def _defining(value: ir.Value, name: str):
-    """The op named `name` that defines `value`, else None."""
-    owner = value.owner
-    return None if isinstance(owner, ir.Block) or owner.operation.name != name else owner
 
 
 def _result_type(op) -> ir.RankedTensorType:
@@ -82,6 +77,10 @@ def mul_zero(op):
         return None
     if splat_of(op.lhs) != 0 and splat_of(op.rhs) != 0:
         return None
+    return type_
+
+
+def zero_of(op, type_):
     return splat(0, type_.element_type, type_.shape)
 
 
@@ -89,14 +88,17 @@ def mul_zero(op):
 
 
 def transpose_of_transpose(op):
-    inner = _defining(op.input, "mlc.transpose")
+    inner = defining(op.input, shape_ops.TransposeOp)
     if inner is None:
         return None
-    first, second = i64_array(inner, "permutation"), i64_array(op, "permutation")
-    composed = [first[p] for p in second]
-    if composed == list(range(len(composed))):
-        return inner.input
-    return shape_ops.TransposeOp(inner.input, i64_array_attr(composed), _result_type(op)).result
+    return inner.input, composed(i64_array(inner, "permutation"), i64_array(op, "permutation"))
+
+
+def one_transpose(op, matched):
+    source, permutation = matched
+    if permutation == list(range(len(permutation))):
+        return source
+    return shape_ops.TransposeOp(source, i64_array_attr(permutation), _result_type(op)).result
 
 
 def identity_transpose(op):
@@ -105,13 +107,17 @@ def identity_transpose(op):
 
 
 def reshape_of_reshape(op):
-    inner = _defining(op.input, "mlc.reshape")
-    result_type = _result_type(op)
-    if inner is None or not _at_most_one_dynamic(result_type):
+    inner = defining(op.input, shape_ops.ReshapeOp)
+    if inner is None or not _at_most_one_dynamic(_result_type(op)):
         return None
-    if inner.input.type == result_type and not list(op.sizes):
-        return inner.input
-    return shape_ops.ReshapeOp(inner.input, list(op.sizes), result_type).result
+    return inner.input
+
+
+def one_reshape(op, source):
+    result_type = _result_type(op)
+    if source.type == result_type and not list(op.sizes):
+        return source
+    return shape_ops.ReshapeOp(source, list(op.sizes), result_type).result
 
 
 def identity_reshape(op):
@@ -132,16 +138,17 @@ def _converts_exactly(source: ir.Type, target: ir.Type) -> bool:
 
 
 def cast_of_exact_cast(op):
-    inner = _defining(op.input, "mlc.cast")
-    if inner is None:
+    inner = defining(op.input, data_ops.CastOp)
+    if inner is None or not _converts_exactly(inner.input.type.element_type, inner.result.type.element_type):
         return None
-    source = inner.input.type.element_type
-    if not _converts_exactly(source, inner.result.type.element_type):
-        return None
+    return inner.input
+
+
+def one_cast(op, source):
     result_type = _result_type(op)
-    if source == result_type.element_type:
-        return inner.input
-    return data_ops.CastOp(inner.input, result_type).result
+    if source.type.element_type == result_type.element_type:
+        return source
+    return data_ops.CastOp(source, result_type).result
 
 
 def identity_cast(op):
@@ -156,8 +163,11 @@ def identity_broadcast(op):
 
 def broadcast_of_splat(op):
     value, type_ = splat_of(op.input), _result_type(op)
-    if value is None or not type_.has_static_shape:
-        return None
+    return value if value is not None and type_.has_static_shape else None
+
+
+def splat_of_result(op, value):
+    type_ = _result_type(op)
     return splat(value, type_.element_type, type_.shape)
 
 
@@ -177,48 +187,47 @@ def zero_padding(op):
     return op.input if not any(i64_array(op, "low") + i64_array(op, "high")) else None
 
 
-# (op, statistic, pattern): a pattern returns the value that replaces the op, or None.
+class Identity(Pattern):
+    """An op equal to a value already in the graph: `match` finds it, nothing is built."""
+
+    def __init__(self, op: type, statistic: str, find):
+        self.op, self.statistic, self.match = op, statistic, find
+
+    def rewrite(self, op, value):
+        return value
+
+
+class Simpler(Pattern):
+    """An op equal to a simpler subgraph: `match` decides, `build` makes it."""
+
+    def __init__(self, op: type, statistic: str, match, build):
+        self.op, self.statistic, self.match, self.rewrite = op, statistic, match, build
+
+
 PATTERNS = [
-    ("mlc.add", "x + 0", add_zero),
-    ("mlc.sub", "x - 0", sub_zero),
-    ("mlc.mul", "x * 1", mul_one),
-    ("mlc.mul", "x * 0 (integer)", mul_zero),
-    ("mlc.div", "x / 1", div_one),
-    ("mlc.transpose", "transpose of transpose", transpose_of_transpose),
-    ("mlc.transpose", "identity transpose", identity_transpose),
-    ("mlc.reshape", "reshape of reshape", reshape_of_reshape),
-    ("mlc.reshape", "identity reshape", identity_reshape),
-    ("mlc.cast", "cast of exact cast", cast_of_exact_cast),
-    ("mlc.cast", "identity cast", identity_cast),
-    ("mlc.broadcast", "identity broadcast", identity_broadcast),
-    ("mlc.broadcast", "broadcast of splat", broadcast_of_splat),
-    ("mlc.slice", "whole slice", whole_slice),
-    ("mlc.pad", "zero padding", zero_padding),
+    Identity(AddOp, "x + 0", add_zero),
+    Identity(SubOp, "x - 0", sub_zero),
+    Identity(MulOp, "x * 1", mul_one),
+    Simpler(MulOp, "x * 0 (integer)", mul_zero, zero_of),
+    Identity(DivOp, "x / 1", div_one),
+    Simpler(shape_ops.TransposeOp, "transpose of transpose", transpose_of_transpose, one_transpose),
+    Identity(shape_ops.TransposeOp, "identity transpose", identity_transpose),
+    Simpler(shape_ops.ReshapeOp, "reshape of reshape", reshape_of_reshape, one_reshape),
+    Identity(shape_ops.ReshapeOp, "identity reshape", identity_reshape),
+    Simpler(data_ops.CastOp, "cast of exact cast", cast_of_exact_cast, one_cast),
+    Identity(data_ops.CastOp, "identity cast", identity_cast),
+    Identity(shape_ops.BroadcastOp, "identity broadcast", identity_broadcast),
+    Simpler(shape_ops.BroadcastOp, "broadcast of splat", broadcast_of_splat, splat_of_result),
+    Identity(shape_ops.SliceOp, "whole slice", whole_slice),
+    Identity(shape_ops.PadOp, "zero padding", zero_padding),
 ]
 
 
 @register
-class Simplify(Pass):
+class Simplify(PatternPass):
     """Applies algebraic identities (x + 0, x * 1, transpose of transpose, ...)."""
 
     name = "mlc-simplify"
 
-    def run(self, module: ir.Operation) -> None:
-        patterns = rewrite.RewritePatternSet()
-        for op_name, statistic, pattern in PATTERNS:
-            patterns.add(op_name, self._counted(statistic, pattern))
-        rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
-
-    def _counted(self, statistic: str, pattern):
-        """Adapts a pattern to `RewritePatternSet.add` (truthy return = no match)."""
-
-        def apply(op, rewriter) -> bool:
-            with rewriter.ip, op.location:
-                replacement = pattern(op)
-            if replacement is None:
-                return True
-            rewriter.replace_op(op, [replacement])
-            self.count(statistic)
-            return False
-
-        return apply
+    def patterns(self):
+        return PATTERNS

@@ -27,17 +27,17 @@ shapes only. Every rewrite is exact: reshapes only relabel elements.
 
 import math
 
-from torch_mlir import ir, rewrite
+from torch_mlir import ir
 
-from ..dialects.elementwise_ops import BINARY_OPS, UNARY_OPS
-from ..dialects.op_base import DYNAMIC
-from .convert_layout import rebuild
-from .convert_torch_to_mlc.attributes import tensor_type
-from .convert_torch_to_mlc.values import reshape
-from .registry import Pass, register
+from ..dialects.facts import Layout
+from ..dialects.normalization_ops import LayerNormOp, SoftmaxOp
+from ..dialects.op_base import DYNAMIC, op_classes
+from ..dialects.shape_ops import ReshapeOp
+from .graph import rebuild, reshape, tensor_type
+from .registry import register
+from .rewriting import Pattern, PatternPass
 
-ELEMENTWISE = {f"mlc.{name}" for name in (*UNARY_OPS, "gelu", "clamp", "cast", *BINARY_OPS, "compare", "select")}
-NORMALIZING = {"mlc.layer_norm", "mlc.softmax"}
+NORMALIZING = (LayerNormOp, SoftmaxOp)  # normalize along trailing axes from `axis`
 
 
 def kept_suffix(source: list[int], target: list[int]) -> int:
@@ -63,7 +63,7 @@ class Expansion:
     @staticmethod
     def of(value: ir.Value) -> "Expansion | None":
         owner = value.owner
-        if isinstance(owner, ir.Block) or owner.name != "mlc.reshape" or len(owner.operands) != 1:
+        if isinstance(owner, ir.Block) or not isinstance(owner.opview, ReshapeOp) or len(owner.operands) != 1:
             return None
         source = owner.operands[0]
         kept = kept_suffix(list(source.type.shape), list(value.type.shape))
@@ -91,7 +91,7 @@ class Expansion:
 
 def _sink_plan(op, expansion: Expansion):
     """Builders of `op`'s new operands, or None when `op` cannot take the reshape."""
-    if op.name in NORMALIZING:
+    if isinstance(op.opview, NORMALIZING):
         rank = len(expansion.result_shape)
         axis = op.attributes["axis"].value % rank
         if axis < rank - expansion.kept:  # normalizes across the split dimensions
@@ -102,37 +102,44 @@ def _sink_plan(op, expansion: Expansion):
     return None if None in views else views
 
 
+class SinkBelow(Pattern):
+    """f(reshape(x), y) -> reshape(f(x, reshape(y))), for an expanding reshape."""
+
+    def __init__(self, op: type):
+        self.op = op
+
+    def match(self, op):
+        result_shape = list(op.operation.results[0].type.shape)
+        if DYNAMIC in result_shape:
+            return None
+        normalizing = isinstance(op, NORMALIZING)
+        expansions = [Expansion.of(operand) for operand in op.operands[: 1 if normalizing else None]]
+        expansion = next((e for e in expansions if e is not None), None)
+        if expansion is None or result_shape != expansion.result_shape:
+            return None
+        plan = _sink_plan(op, expansion)
+        return None if plan is None else (expansion, plan)
+
+    def rewrite(self, op, matched) -> ir.Value:
+        expansion, plan = matched
+        changed = {}
+        if isinstance(op, NORMALIZING):
+            shift = len(expansion.source_shape) - len(expansion.result_shape)
+            axis = op.attributes["axis"]
+            changed["axis"] = ir.IntegerAttr.get(axis.type, axis.value % len(expansion.result_shape) + shift)
+        element_type = op.operation.results[0].type.element_type
+        inner = rebuild(op, [build() for build in plan], tensor_type(expansion.source_shape, element_type), **changed)
+        return reshape(inner, expansion.result_shape)
+
+    def counted_as(self, op, matched) -> str:
+        return f"reshapes sunk below {op.operation.name}"
+
+
 @register
-class SinkReshapes(Pass):
+class SinkReshapes(PatternPass):
     """Moves expanding reshapes below elementwise ops, layer norms and softmaxes, so epilogues fuse."""
 
     name = "mlc-sink-reshapes"
 
-    def sink(self, op, rewriter) -> bool:
-        if list(op.results[0].type.shape) and DYNAMIC in op.results[0].type.shape:
-            return True
-        expansions = [Expansion.of(operand) for operand in op.operands[: 1 if op.name in NORMALIZING else None]]
-        expansion = next((e for e in expansions if e is not None), None)
-        if expansion is None or list(op.results[0].type.shape) != expansion.result_shape:
-            return True
-        plan = _sink_plan(op, expansion)
-        if plan is None:
-            return True
-        changed = {}
-        if op.name in NORMALIZING:
-            shift = len(expansion.source_shape) - len(expansion.result_shape)
-            axis = op.attributes["axis"]
-            changed["axis"] = ir.IntegerAttr.get(axis.type, axis.value % len(expansion.result_shape) + shift)
-        with rewriter.ip, op.location:
-            element_type = op.results[0].type.element_type
-            inner = rebuild(op, [build() for build in plan], tensor_type(expansion.source_shape, element_type), **changed)
-            result = reshape(inner, expansion.result_shape)
-        rewriter.replace_op(op, [result])
-        self.count(f"reshapes sunk below {op.name}")
-        return False
-
-    def run(self, module: ir.Operation) -> None:
-        patterns = rewrite.RewritePatternSet()
-        for name in sorted(ELEMENTWISE | NORMALIZING):
-            patterns.add(name, self.sink)
-        rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
+    def patterns(self) -> list[Pattern]:
+        return [SinkBelow(cls) for cls in op_classes() if cls.layout_rule == Layout.ELEMENTWISE or cls in NORMALIZING]

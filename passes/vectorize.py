@@ -23,8 +23,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import affine, memref
 
 from ..errors import UserError
-from .registry import run_upstream
-from .registry import Pass, register
+from .registry import Pass, register, run_upstream
 
 
 def _unit_stride(expr: ir.AffineExpr) -> bool:

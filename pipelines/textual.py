@@ -9,9 +9,6 @@ element goes to MLIR's pass manager as text, which checks it.
 
 import dataclasses
 import re
-import time
-
-from torch_mlir import ir, passmanager
 
 from ..errors import UserError
 from ..passes import registry

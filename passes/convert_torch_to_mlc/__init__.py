@@ -5,8 +5,9 @@ signatures on builtin tensors) and before its `torch-finalizing-backend-type-con
 (which removes the casts at the edges once no torch op is left). Every torch op
 that no pattern converts is reported at once, with counts and source lines.
 
-Adding an op: write a function with `@converts("torch.aten.name")` in the file of
-its family (elementwise, compute, normalization, reduction, shape, data).
+Adding an op: write a function with `@converts("torch.aten.name", makes=...)` in
+the file of its family (elementwise, compute, normalization, reduction, shape, data).
+An mlc op that no torch op converts to says why in `NOT_CONVERTED`.
 """
 
 import collections
@@ -16,12 +17,31 @@ import re
 
 from torch_mlir import ir, rewrite
 
+from ...dialects.facts import Declined
+from ...dialects.fusion_ops import FusionGroupOp, YieldOp
+from ...dialects.shape_ops import Im2colOp
 from ..registry import Pass, PassFailure, register
 from . import (  # noqa: F401 (registers patterns)
-    arithmetic, assertions, composite_reduction, compute, data, elementwise, indexing, normalization, reduction, resampling,
-    scan, shape,
+    arithmetic,
+    assertions,
+    composite_reduction,
+    compute,
+    data,
+    elementwise,
+    indexing,
+    normalization,
+    reduction,
+    resampling,
+    scan,
+    shape,
 )
 from .patterns import CONVERSIONS, make_pattern
+
+NOT_CONVERTED = {
+    Im2colOp: Declined("made by mlc-conv-to-matmul from a convolution"),
+    FusionGroupOp: Declined("fusion structure, made by mlc-fuse"),
+    YieldOp: Declined("fusion structure, made by mlc-fuse"),
+}
 
 # Scalars and lists that conversions read; they die with the ops that used them.
 OPERAND_PRODUCERS = ("torch.constant.", "torch.prim.ListConstruct")
@@ -102,9 +122,9 @@ class ConvertTorchToMlc(Pass):
 
     def run(self, module):
         failures: dict = {}
-        patterns = rewrite.RewritePatternSet()
+        patterns, scratch = rewrite.RewritePatternSet(), ir.Module.create(ir.Location.unknown(module.context))
         for torch_name, conversion in CONVERSIONS.items():
-            patterns.add(torch_name, make_pattern(conversion, failures))
+            patterns.add(torch_name, make_pattern(conversion, failures, scratch))
         before = collections.Counter(op.name for op in torch_ops(module))
         rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
         _erase_dead_shape_arithmetic(module)

@@ -12,9 +12,8 @@ from torch_mlir import ir
 
 from ...dialects import bitwise_ops as bw
 from ...dialects import elementwise_ops as ew
-from .attributes import string, tensor_type
+from ..graph import cast_to, splat, string, tensor_type
 from .patterns import NotConvertible, converts
-from .values import cast_to, splat
 
 BOOL = "i1"
 
@@ -35,19 +34,20 @@ def _binary(cls, lhs, rhs, element_type):
 REMAINDERS = {"remainder": ew.RemainderOp, "fmod": ew.FmodOp}
 
 
-@converts(*[f"torch.aten.{name}.{form}" for name in REMAINDERS for form in ("Tensor", "Scalar")])
+@converts(*[f"torch.aten.{name}.{form}" for name in REMAINDERS for form in ("Tensor", "Scalar")],
+          makes=REMAINDERS)
 def remainder(op):
     result_type = op.result_type()
     return REMAINDERS[op.name.split(".")[2]](*_operands(op, result_type.element_type), result_type).result
 
 
-@converts("torch.aten.div.Tensor_mode", "torch.aten.div.Scalar_mode")
+@converts("torch.aten.div.Tensor_mode", "torch.aten.div.Scalar_mode", makes=(ew.DivOp, ew.FloorDivOp, ew.TruncOp))
 def div_rounding(op):
     """rounding_mode "floor" is floor_div; "trunc" is integer division as is, trunc(x / y) for floats."""
     result_type = op.result_type()
-    lhs, rhs = op.tensor(0), op.tensor(1) if op.name.endswith("Tensor_mode") else splat(op.float(1), result_type.element_type)
+    lhs, rhs = op.tensor("self_"), op.tensor("other") if op.name.endswith("Tensor_mode") else splat(op.float("other"), result_type.element_type)
     lhs, rhs = cast_to(lhs, result_type.element_type), cast_to(rhs, result_type.element_type)
-    mode = None if op.is_none(2) else op.str(2)
+    mode = None if op.is_none("rounding_mode") else op.str("rounding_mode")
     if mode == "floor":
         return ew.FloorDivOp(lhs, rhs, result_type).result
     quotient = ew.DivOp(lhs, rhs, result_type).result
@@ -56,33 +56,34 @@ def div_rounding(op):
     return quotient
 
 
-@converts("torch.aten.atan2")
+@converts("torch.aten.atan2", makes=ew.Atan2Op)
 def atan2(op):
     result_type = op.result_type()
     return ew.Atan2Op(*_operands(op, result_type.element_type), result_type).result
 
 
-@converts("torch.aten.rsub.Scalar")
+@converts("torch.aten.rsub.Scalar", makes=ew.SubOp)
 def rsub(op):
     """other - alpha * x."""
     result_type = op.result_type()
     element_type = result_type.element_type
-    x = cast_to(op.tensor(0), element_type)
-    alpha = 1.0 if op.is_none(2) else op.float(2)
+    x = cast_to(op.tensor("self_"), element_type)
+    alpha = 1.0 if op.is_none("alpha") else op.float("alpha")
     if alpha != 1.0:
         x = ew.MulOp(x, splat(alpha, element_type), tensor_type(x.type.shape, element_type)).result
-    return ew.SubOp(splat(op.float(1), element_type), x, result_type).result
+    return ew.SubOp(splat(op.float("other"), element_type), x, result_type).result
 
 
-@converts("torch.aten.pow.Scalar")
+@converts("torch.aten.pow.Scalar", makes=ew.PowOp)
 def pow_scalar_base(op):
     """scalar ** tensor."""
     result_type = op.result_type()
-    exponent = cast_to(op.tensor(1), result_type.element_type)
-    return ew.PowOp(splat(op.float(0), result_type.element_type), exponent, result_type).result
+    exponent = cast_to(op.tensor("exponent"), result_type.element_type)
+    return ew.PowOp(splat(op.float("self_"), result_type.element_type), exponent, result_type).result
 
 
-@converts("torch.aten.clamp.Tensor", "torch.aten.clamp_min.Tensor", "torch.aten.clamp_max.Tensor")
+@converts("torch.aten.clamp.Tensor", "torch.aten.clamp_min.Tensor", "torch.aten.clamp_max.Tensor",
+          makes=(ew.MaximumOp, ew.MinimumOp))
 def clamp_tensor(op):
     """max(x, min) then min(., max), each bound broadcast; a None bound is skipped."""
     result_type = op.result_type()
@@ -90,7 +91,7 @@ def clamp_tensor(op):
     kind = op.name.split(".")[2]
     bounds = {"clamp": [(1, ew.MaximumOp), (2, ew.MinimumOp)],
               "clamp_min": [(1, ew.MaximumOp)], "clamp_max": [(1, ew.MinimumOp)]}[kind]
-    value = cast_to(op.tensor(0), element_type)
+    value = cast_to(op.tensor("self_"), element_type)
     for index, cls in bounds:
         if not op.is_none(index):
             value = _binary(cls, value, cast_to(op.tensor(index), element_type), element_type)
@@ -106,7 +107,7 @@ def _as_bool(value):
     return cast_to(value, ir.IntegerType.get_signless(1))
 
 
-@converts(*[f"torch.aten.{name}" for name in LOGICAL])
+@converts(*[f"torch.aten.{name}" for name in LOGICAL], makes=LOGICAL)
 def logical(op):
     """Both operands as bools (nonzero is true), then and/or/xor on i1."""
     boolean = ir.IntegerType.get_signless(1)
@@ -114,10 +115,10 @@ def logical(op):
     return cast_to(logical_result, op.result_type().element_type)
 
 
-@converts("torch.aten.logical_not")
+@converts("torch.aten.logical_not", makes=ew.CompareOp)
 def logical_not(op):
     """x == 0, which is also `not` on bools."""
-    x = op.tensor(0)
+    x = op.tensor("self_")
     is_zero = _binary_compare(x, splat(0, x.type.element_type), "eq")
     return cast_to(is_zero, op.result_type().element_type)
 
@@ -135,7 +136,8 @@ BITWISE = {
 }
 
 
-@converts(*[f"torch.aten.{name}.{form}" for name in BITWISE for form in ("Tensor", "Scalar")])
+@converts(*[f"torch.aten.{name}.{form}" for name in BITWISE for form in ("Tensor", "Scalar")],
+          makes=BITWISE)
 def bitwise(op):
     result_type = op.result_type()
     if ew.is_float(result_type.element_type):
@@ -143,18 +145,18 @@ def bitwise(op):
     return BITWISE[op.name.split(".")[2]](*_operands(op, result_type.element_type), result_type).result
 
 
-@converts("torch.aten.bitwise_not")
+@converts("torch.aten.bitwise_not", makes=bw.BitwiseXorOp)
 def bitwise_not(op):
     """x ^ all-ones (for bools, x ^ true)."""
     result_type = op.result_type()
     all_ones = 1 if str(result_type.element_type) == BOOL else -1
-    return bw.BitwiseXorOp(op.tensor(0), splat(all_ones, result_type.element_type), result_type).result
+    return bw.BitwiseXorOp(op.tensor("self_"), splat(all_ones, result_type.element_type), result_type).result
 
 
-@converts("torch.aten.isfinite")
+@converts("torch.aten.isfinite", makes=(ew.AbsOp, ew.CompareOp))
 def isfinite(op):
     """|x| < inf, false for NaN; integers are always finite."""
-    x = op.tensor(0)
+    x = op.tensor("self_")
     if not ew.is_float(x.type.element_type):
         return _binary_compare(x, x, "eq")
     magnitude = ew.AbsOp(x, x.type).result

@@ -5,9 +5,9 @@ a constant-false one is how torch-mlir marks a decomposition it could not do
 from .patterns import NotConvertible, converts
 
 
-@converts("torch.runtime.assert")
+@converts("torch.runtime.assert", makes=())
 def runtime_assert(op):
-    if op.bool(0):
+    if op.bool("condition"):
         return []
     message = op.op.attributes["message"]
     raise NotConvertible(f"torch-mlir: {str(message).strip(chr(34))}")

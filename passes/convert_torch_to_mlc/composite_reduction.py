@@ -9,9 +9,8 @@ from torch_mlir import ir
 
 from ...dialects import elementwise_ops as ew
 from ...dialects import reduction_ops as rd
-from .attributes import boolean, i64_array, string, tensor_type
+from ..graph import boolean, cast_to, i64_array_attr, reshape, splat, string, tensor_type
 from .patterns import NotConvertible, converts
-from .values import cast_to, reshape, splat
 
 
 def _reduce(cls, x, axes, keepdim, element_type=None):
@@ -24,7 +23,7 @@ def _reduce(cls, x, axes, keepdim, element_type=None):
     if not axes:
         return x
     shape = rd.reduced_shape(list(x.type.shape), axes, keepdim)
-    return cls(x, i64_array(axes), boolean(keepdim), tensor_type(shape, element_type)).result
+    return cls(x, i64_array_attr(axes), boolean(keepdim), tensor_type(shape, element_type)).result
 
 
 def _axes(op, index, rank):
@@ -37,25 +36,27 @@ def _axes(op, index, rank):
 WHOLE = {"sum": rd.ReduceSumOp, "max": rd.ReduceMaxOp, "min": rd.ReduceMinOp, "prod": rd.ReduceProdOp}
 
 
-@converts("torch.aten.sum", "torch.aten.max", "torch.aten.min", "torch.aten.prod")
+@converts("torch.aten.sum", "torch.aten.max", "torch.aten.min", "torch.aten.prod", makes=WHOLE)
 def whole(op):
     """Over every dim, to a 0-d tensor."""
-    x, result_type = op.tensor(0), op.result_type()
+    x, result_type = op.tensor("self_"), op.result_type()
     value = _reduce(WHOLE[op.name.split(".")[2]], x, range(x.type.rank), False, result_type.element_type)
     return reshape(value, result_type.shape)
 
 
-@converts("torch.aten.prod.dim_int")
+@converts("torch.aten.prod.dim_int", makes=rd.ReduceProdOp)
 def prod_dim(op):
     result_type = op.result_type()
-    return _reduce(rd.ReduceProdOp, op.tensor(0), [op.int(1)], op.bool(2), result_type.element_type)
+    return _reduce(rd.ReduceProdOp, op.tensor("self_"), [op.int("dim")], op.bool("keepdim"), result_type.element_type)
 
 
 LOGICAL = {"any": rd.ReduceMaxOp, "all": rd.ReduceMinOp}
 
 
 @converts("torch.aten.any", "torch.aten.all", "torch.aten.any.dim", "torch.aten.all.dim",
-          "torch.aten.any.dims", "torch.aten.all.dims")
+          "torch.aten.any.dims", "torch.aten.all.dims",
+    makes=LOGICAL,
+)
 def any_all(op):
     """On bools (nonzero is true), any is max and all is min."""
     x = op.tensor(0)
@@ -77,13 +78,13 @@ def _unary(cls, x):
     return cls(x, x.type).result
 
 
-@converts("torch.aten.logsumexp")
+@converts("torch.aten.logsumexp", makes=(rd.ReduceMaxOp, rd.ReduceSumOp, ew.ExpOp, ew.LogOp))
 def logsumexp(op):
     """m + log(sum(exp(x - m))), m the max (0 where it is infinite, so that an
     all -inf slice gives -inf, not NaN)."""
-    x, result_type = op.tensor(0), op.result_type()
+    x, result_type = op.tensor("self_"), op.result_type()
     x = cast_to(x, result_type.element_type)
-    axes, keepdim = _axes(op, 1, x.type.rank), op.bool(2)
+    axes, keepdim = _axes(op, 1, x.type.rank), op.bool("keepdim")
     element_type = x.type.element_type
     peak = _reduce(rd.ReduceMaxOp, x, axes, True)
     infinite = ew.CompareOp(_unary(ew.AbsOp, peak), splat(math.inf, element_type), string("eq"),
@@ -94,16 +95,16 @@ def logsumexp(op):
     return _same_shape(ew.AddOp, _unary(ew.LogOp, total), shift)
 
 
-@converts("torch.aten.linalg_vector_norm")
+@converts("torch.aten.linalg_vector_norm", makes=(rd.ReduceSumOp, ew.AbsOp, ew.SqrtOp))
 def vector_norm(op):
     """sum(|x|^p)^(1/p), with p = 1, 2, inf and -inf (max/min of |x|) and 0 (count of nonzeros) spelled out."""
-    x, result_type = op.tensor(0), op.result_type()
-    if not op.is_none(4):
+    x, result_type = op.tensor("self_"), op.result_type()
+    if not op.is_none("dtype"):
         x = cast_to(x, result_type.element_type)
     if not ew.is_float(x.type.element_type):
         raise NotConvertible("norm of an integer tensor")
-    p = op.float(1)
-    axes, keepdim = _axes(op, 2, x.type.rank), op.bool(3)
+    p = op.float("ord")
+    axes, keepdim = _axes(op, 2, x.type.rank), op.bool("keepdim")
     element_type = x.type.element_type
     magnitude = _unary(ew.AbsOp, x)
     if p == math.inf or p == -math.inf:

@@ -1,21 +1,19 @@
 """torch linear algebra, convolution and pooling -> mlc matmul, conv2d and pooling."""
 
-import math
 
 from ...dialects import compute_ops, elementwise_ops, reduction_ops, shape_ops
 from ...dialects.op_base import DYNAMIC
-from .attributes import boolean, i64, i64_array, string, tensor_type
+from ..graph import boolean, i64, i64_array_attr, reshape, string, tensor_type
 from .patterns import NotConvertible, converts
 from .resampling import adaptive_avg_pool
 from .sizes import dim, merged_shape
-from .values import reshape
 
 
 def transpose_last_two(value):
     rank = value.type.rank
     permutation = list(range(rank - 2)) + [rank - 1, rank - 2]
     shape = [value.type.shape[p] for p in permutation]
-    return shape_ops.TransposeOp(value, i64_array(permutation), tensor_type(shape, value.type.element_type)).result
+    return shape_ops.TransposeOp(value, i64_array_attr(permutation), tensor_type(shape, value.type.element_type)).result
 
 
 def matmul(lhs, rhs, result_type, bias=None):
@@ -55,20 +53,20 @@ def _plus_bias(value, bias):
     return value if bias is None else elementwise_ops.AddOp(value, bias, value.type).result
 
 
-@converts("torch.aten.mm", "torch.aten.bmm", "torch.aten.matmul")
+@converts("torch.aten.mm", "torch.aten.bmm", "torch.aten.matmul", makes=compute_ops.MatmulOp)
 def matmul_family(op):
-    if op.operand_type(0).rank < 2 or op.operand_type(1).rank < 2:
+    if op.operand_type("self_").rank < 2 or op.operand_type(1).rank < 2:
         raise NotConvertible("matmul of a 1-D operand")
-    return matmul(op.tensor(0), op.tensor(1), op.result_type())
+    return matmul(op.tensor("self_"), op.tensor(1), op.result_type())
 
 
-@converts("torch.aten.linear")
+@converts("torch.aten.linear", makes=compute_ops.MatmulOp, keep_whole=True)
 def linear(op):
     """y = x @ w^T + b. The transpose of the weight folds away at compile time."""
-    if op.operand_type(0).rank < 2:
+    if op.operand_type("input").rank < 2:
         raise NotConvertible("linear of a 1-D input")
-    bias = None if op.is_none(2) else op.tensor(2)
-    return matmul(op.tensor(0), transpose_last_two(op.tensor(1)), op.result_type(), bias)
+    bias = None if op.is_none("bias") else op.tensor("bias")
+    return matmul(op.tensor("input"), transpose_last_two(op.tensor("weight")), op.result_type(), bias)
 
 
 def _pairs(padding):
@@ -81,62 +79,63 @@ def _conv(op, stride, padding, dilation, groups, bias_index):
         raise NotConvertible("only 2-D convolutions convert")
     bias = None if op.is_none(bias_index) else op.tensor(bias_index)
     return compute_ops.Conv2dOp(
-        op.tensor(0), op.tensor(1), i64_array(stride), i64_array(_pairs(padding)), i64_array(dilation),
+        op.tensor("input"), op.tensor("weight"), i64_array_attr(stride), i64_array_attr(_pairs(padding)), i64_array_attr(dilation),
         i64(groups), string("NCHW"), op.result_type(), bias=bias,
     ).result
 
 
-@converts("torch.aten.conv2d")
+@converts("torch.aten.conv2d", makes=compute_ops.Conv2dOp, keep_whole=True)
 def conv2d(op):
-    if op.operand_type(0).rank != 4:
+    if op.operand_type("input").rank != 4:
         raise NotConvertible("unbatched conv2d input")
-    return _conv(op, op.ints(3), op.ints(4), op.ints(5), op.int(6), bias_index=2)
+    return _conv(op, op.ints("stride"), op.ints("padding"), op.ints("dilation"), op.int("groups"), bias_index=2)
 
 
-@converts("torch.aten.convolution")
+@converts("torch.aten.convolution", makes=compute_ops.Conv2dOp)
 def convolution(op):
-    if op.bool(6):
+    if op.bool("transposed"):
         raise NotConvertible("transposed convolution")
-    return _conv(op, op.ints(3), op.ints(4), op.ints(5), op.int(8), bias_index=2)
+    return _conv(op, op.ints("stride"), op.ints("padding"), op.ints("dilation"), op.int("groups"), bias_index=2)
 
 
-@converts("torch.aten.max_pool2d")
+@converts("torch.aten.max_pool2d", makes=compute_ops.MaxPool2dOp, keep_whole=True)
 def max_pool2d(op):
-    kernel = op.ints(1)
-    stride = op.ints(2) or kernel
+    kernel = op.ints("kernel_size")
+    stride = op.ints("stride") or kernel
     return compute_ops.MaxPool2dOp(
-        op.tensor(0), i64_array(kernel), i64_array(stride), i64_array(_pairs(op.ints(3))),
-        i64_array(op.ints(4)), boolean(op.bool(5)), string("NCHW"), op.result_type(),
+        op.tensor("self_"), i64_array_attr(kernel), i64_array_attr(stride), i64_array_attr(_pairs(op.ints("padding"))),
+        i64_array_attr(op.ints("dilation")), boolean(op.bool("ceil_mode")), string("NCHW"), op.result_type(),
     ).result
 
 
-@converts("torch.aten.avg_pool2d")
+@converts("torch.aten.avg_pool2d", makes=compute_ops.AvgPool2dOp, keep_whole=True)
 def avg_pool2d(op):
-    if not op.is_none(6):
+    if not op.is_none("divisor_override"):
         raise NotConvertible("avg_pool2d with divisor_override")
-    kernel = op.ints(1)
-    stride = op.ints(2) or kernel
+    kernel = op.ints("kernel_size")
+    stride = op.ints("stride") or kernel
     return compute_ops.AvgPool2dOp(
-        op.tensor(0), i64_array(kernel), i64_array(stride), i64_array(_pairs(op.ints(3))),
-        boolean(op.bool(4)), boolean(op.bool(5)), string("NCHW"), op.result_type(),
+        op.tensor("self_"), i64_array_attr(kernel), i64_array_attr(stride), i64_array_attr(_pairs(op.ints("padding"))),
+        boolean(op.bool("ceil_mode")), boolean(op.bool("count_include_pad")), string("NCHW"), op.result_type(),
     ).result
 
 
-@converts("torch.aten.adaptive_avg_pool2d")
+@converts("torch.aten.adaptive_avg_pool2d",
+          makes=(compute_ops.AvgPool2dOp, reduction_ops.ReduceMeanOp), keep_whole=True)
 def adaptive_avg_pool2d(op):
     """Global pooling is a mean; an exact divisor of the input is a plain average pool;
     other sizes are weighted gathers (see resampling.adaptive_avg_pool)."""
-    input_type = op.operand_type(0)
-    out_h, out_w = op.ints(1)
+    input_type = op.operand_type("self_")
+    out_h, out_w = op.ints("output_size")
     in_h, in_w = input_type.shape[-2:]
     if input_type.rank != 4:
         raise NotConvertible("unbatched adaptive_avg_pool2d input")
     if in_h % out_h or in_w % out_w:  # windows of varying size: one axis at a time
-        return adaptive_avg_pool(adaptive_avg_pool(op.tensor(0), 3, out_w), 2, out_h)
+        return adaptive_avg_pool(adaptive_avg_pool(op.tensor("self_"), 3, out_w), 2, out_h)
     if (out_h, out_w) == (1, 1):
-        return reduction_ops.ReduceMeanOp(op.tensor(0), i64_array([2, 3]), boolean(True), op.result_type()).result
+        return reduction_ops.ReduceMeanOp(op.tensor("self_"), i64_array_attr([2, 3]), boolean(True), op.result_type()).result
     kernel = [in_h // out_h, in_w // out_w]
     return compute_ops.AvgPool2dOp(
-        op.tensor(0), i64_array(kernel), i64_array(kernel), i64_array([0, 0, 0, 0]),
+        op.tensor("self_"), i64_array_attr(kernel), i64_array_attr(kernel), i64_array_attr([0, 0, 0, 0]),
         boolean(False), boolean(True), string("NCHW"), op.result_type(),
     ).result

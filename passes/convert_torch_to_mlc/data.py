@@ -8,12 +8,12 @@ from ...dialects import data_ops
 from ...dialects import elementwise_ops as ew
 from ...dialects.op_base import DYNAMIC
 from ..constant_values import dtype_of, make_constant
+from ..graph import cast_to, splat
 from .patterns import NotConvertible, converts
 from .sizes import index, size_value
-from .values import cast_to, splat
 
 
-@converts("torch.vtensor.literal")
+@converts("torch.vtensor.literal", makes=data_ops.ConstantOp)
 def literal(op):
     """Weights: the dense_resource attribute moves over as is, never copied. Small
     `dense` literals of signed integers (si64) are rebuilt signless, as mlc's types are."""
@@ -23,26 +23,28 @@ def literal(op):
     return data_ops.ConstantOp(value, result_type).result
 
 
-@converts("torch.aten.to.dtype", "torch.aten._to_copy", "torch.prims.convert_element_type", "torch.aten.type_as")
+@converts("torch.aten.to.dtype", "torch.aten._to_copy", "torch.prims.convert_element_type", "torch.aten.type_as",
+          makes=data_ops.CastOp)
 def cast(op):
     return cast_to(op.tensor(0), op.result_type().element_type)
 
 
-@converts("torch.aten.arange.start_step", "torch.aten.arange.start", "torch.aten.arange")
+@converts("torch.aten.arange.start_step", "torch.aten.arange.start", "torch.aten.arange",
+          makes=(data_ops.ConstantOp, data_ops.IotaOp))
 def arange(op):
     """With constant bounds (position ids of a fixed length) the range is a constant;
     with an end computed at run time, start + step * iota(length)."""
-    bounds = {"torch.aten.arange": 1, "torch.aten.arange.start": 2, "torch.aten.arange.start_step": 3}[op.name]
-    end_index = 0 if bounds == 1 else 1
+    bounds = {"torch.aten.arange": ("end",), "torch.aten.arange.start": ("start", "end"),
+              "torch.aten.arange.start_step": ("start", "end", "step")}[op.name]
     result_type = op.result_type()
     if result_type.shape[0] != DYNAMIC:
-        values = [op.float(i) for i in range(bounds)]
+        values = [op.float(bound) for bound in bounds]
         return make_constant(np.arange(*values).astype(dtype_of(result_type)), result_type, "arange")
-    start = 0 if bounds == 1 else op.int(0)
-    step = op.int(2) if bounds == 3 else 1
+    start = op.int("start") if "start" in bounds else 0
+    step = op.int("step") if "step" in bounds else 1
     if step <= 0:
         raise NotConvertible("a decreasing range of computed length")
-    end = size_value(op.op.operands[end_index])
+    end = size_value(op.operand("end"))
     length = arith.ceildivsi(arith.subi(end, index(start)), index(step))
     positions = data_ops.IotaOp([length], result_type).result
     element_type = result_type.element_type

@@ -3,33 +3,37 @@
 import math
 
 from ...dialects import elementwise_ops as ew
-from .attributes import f64, string, tensor_type
-from .patterns import NotConvertible, converts
-from .values import cast_to, splat
+from ..graph import cast_to, f64, splat, string, tensor_type
+from .patterns import converts
 
 UNARY = {f"torch.aten.{name}": cls for name, cls in ew.UNARY_OP_CLASSES.items()}
 
 
-@converts(*UNARY)
+@converts(*UNARY, makes=UNARY, keep_whole=True)
 def unary(op):
     result_type = op.result_type()
     return UNARY[op.name](cast_to(op.tensor(0), result_type.element_type), result_type).result
 
 
-@converts("torch.aten.gelu")
+@converts("torch.aten.gelu", makes=ew.GeluOp, keep_whole=True)
 def gelu(op):
-    approximate = op.str(1)
-    return ew.GeluOp(op.tensor(0), string(approximate), op.result_type()).result
+    approximate = op.str("approximate")
+    return ew.GeluOp(op.tensor("self_"), string(approximate), op.result_type()).result
 
 
-@converts("torch.aten.clamp", "torch.aten.hardtanh", "torch.aten.relu6")
+@converts("torch.aten.clamp", "torch.aten.hardtanh", "torch.aten.relu6", makes=ew.ClampOp, keep_whole=True)
 def clamp(op):
     if op.name == "torch.aten.relu6":
         low, high = 0.0, 6.0
     else:
         low = -math.inf if op.is_none(1) else op.float(1)
         high = math.inf if op.is_none(2) else op.float(2)
-    return ew.ClampOp(op.tensor(0), f64(low), f64(high), op.result_type()).result
+    return ew.ClampOp(op.tensor("self_"), f64(low), f64(high), op.result_type()).result
+
+
+@converts("torch.aten.softplus", makes=ew.SoftplusOp, keep_whole=True)
+def softplus(op):
+    return ew.SoftplusOp(op.tensor("self_"), f64(op.float("beta")), f64(op.float("threshold")), op.result_type()).result
 
 
 BINARY = {
@@ -41,7 +45,7 @@ COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
 
 def _operands(op, element_type):
     """Both operands as tensors of `element_type`; a Scalar second operand becomes a 0-d constant."""
-    lhs = cast_to(op.tensor(0), element_type)
+    lhs = cast_to(op.tensor("self_"), element_type)
     if op.name.endswith("Scalar"):
         return lhs, splat(op.float(1), element_type)
     return lhs, cast_to(op.tensor(1), element_type)
@@ -59,6 +63,7 @@ def _scaled_by_alpha(op, rhs, element_type):
     "torch.aten.add.Tensor", "torch.aten.sub.Tensor", "torch.aten.mul.Tensor", "torch.aten.div.Tensor",
     "torch.aten.add.Scalar", "torch.aten.sub.Scalar", "torch.aten.mul.Scalar", "torch.aten.div.Scalar",
     "torch.aten.pow.Tensor_Tensor", "torch.aten.pow.Tensor_Scalar", "torch.aten.maximum", "torch.aten.minimum",
+    makes=BINARY,
 )
 def binary(op):
     result_type = op.result_type()
@@ -69,16 +74,16 @@ def binary(op):
     return BINARY[kind](lhs, rhs, result_type).result
 
 
-@converts(*[f"torch.aten.{p}.{form}" for p in COMPARE for form in ("Tensor", "Scalar")])
+@converts(*[f"torch.aten.{p}.{form}" for p in COMPARE for form in ("Tensor", "Scalar")], makes=ew.CompareOp)
 def compare(op):
     lhs_type = op.operand_type(0)
     lhs, rhs = _operands(op, lhs_type.element_type)
     return ew.CompareOp(lhs, rhs, string(op.name.split(".")[2]), op.result_type()).result
 
 
-@converts("torch.aten.where.self")
+@converts("torch.aten.where.self", makes=ew.SelectOp)
 def where(op):
     result_type = op.result_type()
-    on_true = cast_to(op.tensor(1), result_type.element_type)
-    on_false = cast_to(op.tensor(2), result_type.element_type)
-    return ew.SelectOp(op.tensor(0), on_true, on_false, result_type).result
+    on_true = cast_to(op.tensor("self_"), result_type.element_type)
+    on_false = cast_to(op.tensor("other"), result_type.element_type)
+    return ew.SelectOp(op.tensor("condition"), on_true, on_false, result_type).result

@@ -6,53 +6,52 @@ import numpy as np
 from torch_mlir import ir
 
 from ...dialects import compute_ops, data_ops, elementwise_ops, normalization_ops
-from .attributes import f64, i64, string, tensor_type
+from ..graph import f64, i64, splat, tensor_type
 from .compute import matmul, transpose_last_two
 from .patterns import NotConvertible, converts
-from .values import splat
 
 
 def _per_channel(op, index, fill, channels, element_type):
     return splat(fill, element_type, [channels]) if op.is_none(index) else op.tensor(index)
 
 
-@converts("torch.aten.batch_norm")
+@converts("torch.aten.batch_norm", makes=normalization_ops.BatchNormOp, keep_whole=True)
 def batch_norm(op):
-    if op.bool(5):
+    if op.bool("training"):
         raise NotConvertible("batch_norm in training mode (call model.eval() first)")
-    return _inference_batch_norm(op, epsilon=op.float(7))
+    return _inference_batch_norm(op, epsilon=op.float("eps"))
 
 
 def _inference_batch_norm(op, epsilon):
-    if op.is_none(3) or op.is_none(4):
+    if op.is_none("running_mean") or op.is_none("running_var"):
         raise NotConvertible("batch_norm without running statistics")
-    input_type = op.operand_type(0)
+    input_type = op.operand_type("input")
     channels, element_type = input_type.shape[1], input_type.element_type
     scale = _per_channel(op, 1, 1.0, channels, element_type)
     offset = _per_channel(op, 2, 0.0, channels, element_type)
     return normalization_ops.BatchNormOp(
-        op.tensor(0), scale, offset, op.tensor(3), op.tensor(4), i64(1), f64(epsilon), op.result_type()
+        op.tensor("input"), scale, offset, op.tensor("running_mean"), op.tensor("running_var"), i64(1), f64(epsilon), op.result_type()
     ).result
 
 
-@converts("torch.aten.layer_norm")
+@converts("torch.aten.layer_norm", makes=normalization_ops.LayerNormOp, keep_whole=True)
 def layer_norm(op):
-    input_type = op.operand_type(0)
-    normalized = op.ints(1)
+    input_type = op.operand_type("input")
+    normalized = op.ints("normalized_shape")
     axis = input_type.rank - len(normalized)
     element_type = input_type.element_type
-    weight = splat(1.0, element_type, normalized) if op.is_none(2) else op.tensor(2)
-    bias = splat(0.0, element_type, normalized) if op.is_none(3) else op.tensor(3)
+    weight = splat(1.0, element_type, normalized) if op.is_none("weight") else op.tensor("weight")
+    bias = splat(0.0, element_type, normalized) if op.is_none("bias") else op.tensor("bias")
     return normalization_ops.LayerNormOp(
-        op.tensor(0), weight, bias, i64(axis), f64(op.float(4)), op.result_type()
+        op.tensor("input"), weight, bias, i64(axis), f64(op.float("eps")), op.result_type()
     ).result
 
 
-@converts("torch.aten.softmax.int", "torch.aten._softmax")
+@converts("torch.aten.softmax.int", "torch.aten._softmax", makes=normalization_ops.SoftmaxOp, keep_whole=True)
 def softmax(op):
     if op.name == "torch.aten.softmax.int" and not op.is_none(2):
         raise NotConvertible("softmax with a dtype argument")
-    return normalization_ops.SoftmaxOp(op.tensor(0), i64(op.int(1)), op.result_type()).result
+    return normalization_ops.SoftmaxOp(op.tensor("self_"), i64(op.int("dim")), op.result_type()).result
 
 
 def _causal_mask(length_q, length_k, element_type):
@@ -62,28 +61,29 @@ def _causal_mask(length_q, length_k, element_type):
     return data_ops.ConstantOp(ir.DenseElementsAttr.get(mask, type=type_), type_).result
 
 
-@converts("torch.aten.scaled_dot_product_attention")
+@converts("torch.aten.scaled_dot_product_attention",
+          makes=(compute_ops.MatmulOp, normalization_ops.SoftmaxOp), keep_whole=True)
 def scaled_dot_product_attention(op):
     """softmax(q @ k^T * scale + mask) @ v, in mlc ops that fusion can see."""
-    if op.float(4) != 0.0:
+    if op.float("dropout_p") != 0.0:
         raise NotConvertible("attention with dropout")
-    if len(op.op.operands) > 7 and op.bool(7):
+    if len(op.op.operands) > 7 and op.bool("enable_gqa"):
         raise NotConvertible("attention with grouped-query broadcasting (enable_gqa)")
-    q, k, v = op.tensor(0), op.tensor(1), op.tensor(2)
+    q, k, v = op.tensor("query"), op.tensor("key"), op.tensor("value")
     element_type = q.type.element_type
     scores_shape = list(q.type.shape[:-1]) + [k.type.shape[-2]]
     scores_type = tensor_type(scores_shape, element_type)
     scores = matmul(q, transpose_last_two(k), scores_type)
-    scale = 1 / math.sqrt(q.type.shape[-1]) if op.is_none(6) else op.float(6)
+    scale = 1 / math.sqrt(q.type.shape[-1]) if op.is_none("scale") else op.float("scale")
     scores = elementwise_ops.MulOp(scores, splat(scale, element_type), scores_type).result
-    if not op.is_none(3):
-        mask = op.tensor(3)
+    if not op.is_none("attn_mask"):
+        mask = op.tensor("attn_mask")
         if str(mask.type.element_type) == "i1":
             minus_inf = splat(-math.inf, element_type)
             zero = splat(0.0, element_type)
             mask = elementwise_ops.SelectOp(mask, zero, minus_inf, tensor_type(mask.type.shape, element_type)).result
         scores = elementwise_ops.AddOp(scores, mask, scores_type).result
-    if op.bool(5):
+    if op.bool("is_causal"):
         causal = _causal_mask(scores_shape[-2], scores_shape[-1], element_type)
         scores = elementwise_ops.AddOp(scores, causal, scores_type).result
     weights = normalization_ops.SoftmaxOp(scores, i64(-1), scores_type).result

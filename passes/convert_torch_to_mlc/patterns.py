@@ -1,19 +1,35 @@
 """The machinery of torch -> mlc conversion patterns.
 
-A conversion is a function registered with `@converts("torch.aten.x", ...)`.
-It receives a `TorchOp` view of the op (operands as builtin tensors, scalar
-operands read from their constants, result types as builtin tensors) and
-returns the mlc value(s) that replace the op's results. It raises
+A conversion is a function registered with `@converts("torch.aten.x", ...,
+makes=MlcOp classes)`. It receives a `TorchOp` view of the op (operands as builtin
+tensors, scalar operands read from their constants, result types as builtin
+tensors) and returns the mlc value(s) that replace the op's results. It raises
 `NotConvertible` with a reason when this instance cannot be converted; the op
 then stays and is reported.
+
+`makes` names the mlc ops the conversion produces (the op-facts test checks that
+every mlc op is made by some conversion, or says why not); `keep_whole` asks
+torch-mlir not to decompose the torch ops before mlc sees them
+(`driver/torch_import.py` derives its backend-legal ops from it).
 """
 
+import dataclasses
 import re
-from typing import Callable
+from collections.abc import Callable, Mapping
 
 from torch_mlir import ir
 
-CONVERSIONS: dict[str, Callable] = {}
+
+@dataclasses.dataclass(frozen=True)
+class Conversion:
+    """A registered conversion and its facts (see the module docstring)."""
+
+    convert: Callable
+    makes: tuple[type, ...]
+    keep_whole: bool
+
+
+CONVERSIONS: dict[str, Conversion] = {}
 
 _TORCH_DTYPES = {
     "f16": "f16", "bf16": "bf16", "f32": "f32", "f64": "f64",
@@ -26,16 +42,29 @@ class NotConvertible(Exception):
     """This instance of the op has no mlc equivalent (the reason says why)."""
 
 
-def converts(*op_names: str):
-    """Registers a conversion for the named torch ops."""
+def converts(*op_names: str, makes: type | tuple[type, ...] | Mapping[str, type], keep_whole: bool = False):
+    """Registers a conversion for the named torch ops, making the mlc ops `makes`: a
+    class, classes, or the table the conversion picks its class from, keyed by torch
+    op name or by the aten name without overload (`add` for torch.aten.add.Tensor)."""
 
     def register(fn):
         for name in op_names:
             assert name not in CONVERSIONS, f"{name} has two conversions"
-            CONVERSIONS[name] = fn
+            CONVERSIONS[name] = Conversion(fn, _made_for(name, makes), keep_whole)
         return fn
 
     return register
+
+
+def _made_for(name: str, makes) -> tuple[type, ...]:
+    if isinstance(makes, Mapping):
+        makes = makes[name] if name in makes else makes[name.split(".")[2]]
+    return makes if isinstance(makes, tuple) else (makes,)
+
+
+def kept_whole() -> list[str]:
+    """The torch ops torch-mlir must not decompose, as its `backend-legal-ops` names them."""
+    return sorted(name.removeprefix("torch.") for name, conversion in CONVERSIONS.items() if conversion.keep_whole)
 
 
 def builtin_tensor_type(type_: ir.Type) -> ir.RankedTensorType:
@@ -63,83 +92,115 @@ def as_builtin(value: ir.Value) -> ir.Value:
     ).result
 
 
+Operand = int | str  # a torch operand: by the name torch-mlir's generated accessor has ("stride", "self_"), or by position
+
+
 class TorchOp:
-    """A torch op as a conversion sees it: typed access to its operands and results."""
+    """A torch op as a conversion sees it: typed access to its operands and results.
+
+    Operands are read by name, through torch-mlir's generated op classes
+    (`op.ints("stride")` is `AtenConvolutionOp.stride`), so that a conversion says
+    what it reads. A position is for conversions of several ops whose operands
+    are named differently (`mm`'s `mat2` is `matmul`'s `other`)."""
 
     def __init__(self, op: ir.Operation):
         self.op = op
         self.name = op.name
         self.location = op.location
 
+    def operand(self, key: Operand) -> ir.Value:
+        return self.op.operands[key] if isinstance(key, int) else getattr(self.op.opview, key)
+
     # --- tensors ---
-    def tensor(self, index: int) -> ir.Value:
-        """Operand `index` as a builtin tensor (through `torch_c.to_builtin_tensor`)."""
-        return as_builtin(self.op.operands[index])
+    def tensor(self, key: Operand) -> ir.Value:
+        """The operand as a builtin tensor (through `torch_c.to_builtin_tensor`)."""
+        return as_builtin(self.operand(key))
 
     def result_type(self, index: int = 0) -> ir.RankedTensorType:
         return builtin_tensor_type(self.op.results[index].type)
 
-    def operand_type(self, index: int) -> ir.RankedTensorType:
-        return builtin_tensor_type(self.op.operands[index].type)
+    def operand_type(self, key: Operand) -> ir.RankedTensorType:
+        return builtin_tensor_type(self.operand(key).type)
 
     # --- scalars, which must be compile-time constants ---
-    def _constant(self, index: int, kinds: tuple[str, ...]):
-        producer = _defining_op(self.op.operands[index])
+    def _constant(self, key: Operand, kinds: tuple[str, ...]):
+        producer = _defining_op(self.operand(key))
         if producer is None or producer.name not in kinds:
-            raise NotConvertible(f"operand {index} must be a constant ({' or '.join(kinds)})")
+            raise NotConvertible(f"operand {_named(key)} must be a constant ({' or '.join(kinds)})")
         return producer
 
-    def is_none(self, index: int) -> bool:
-        producer = _defining_op(self.op.operands[index])
+    def is_none(self, key: Operand) -> bool:
+        producer = _defining_op(self.operand(key))
         return producer is not None and producer.name == "torch.constant.none"
 
-    def int(self, index: int) -> int:
-        return ir.IntegerAttr(self._constant(index, ("torch.constant.int",)).attributes["value"]).value
+    def int(self, key: Operand) -> int:
+        return ir.IntegerAttr(self._constant(key, ("torch.constant.int",)).attributes["value"]).value
 
-    def float(self, index: int) -> float:
-        producer = self._constant(index, ("torch.constant.float", "torch.constant.int"))
+    def float(self, key: Operand) -> float:
+        producer = self._constant(key, ("torch.constant.float", "torch.constant.int"))
         attr = producer.attributes["value"]
         return ir.FloatAttr(attr).value if isinstance(attr, ir.FloatAttr) else float(ir.IntegerAttr(attr).value)
 
-    def bool(self, index: int) -> bool:
-        return ir.BoolAttr(self._constant(index, ("torch.constant.bool",)).attributes["value"]).value
+    def bool(self, key: Operand) -> bool:
+        return ir.BoolAttr(self._constant(key, ("torch.constant.bool",)).attributes["value"]).value
 
-    def str(self, index: int) -> str:
-        return ir.StringAttr(self._constant(index, ("torch.constant.str",)).attributes["value"]).value
+    def str(self, key: Operand) -> str:
+        return ir.StringAttr(self._constant(key, ("torch.constant.str",)).attributes["value"]).value
 
-    def ints(self, index: int) -> list[int]:
-        producer = self._constant(index, ("torch.prim.ListConstruct",))
+    def ints(self, key: Operand) -> list[int]:
+        producer = self._constant(key, ("torch.prim.ListConstruct",))
         values = []
         for element in producer.operands:
             element_op = _defining_op(element)
             if element_op is None or element_op.name != "torch.constant.int":
-                raise NotConvertible(f"operand {index} must be a list of constant ints")
+                raise NotConvertible(f"operand {_named(key)} must be a list of constant ints")
             values.append(ir.IntegerAttr(element_op.attributes["value"]).value)
         return values
 
-    def tensors(self, index: int) -> list[ir.Value]:
+    def tensors(self, key: Operand) -> list[ir.Value]:
         """A `torch.prim.ListConstruct` of tensors, each as a builtin tensor."""
-        producer = self._constant(index, ("torch.prim.ListConstruct",))
-        return [TorchOp(producer).tensor(i) for i in range(len(producer.operands))]
+        producer = self._constant(key, ("torch.prim.ListConstruct",))
+        return [as_builtin(element) for element in producer.operands]
+
+
+def _named(key: Operand) -> str:
+    return f"'{key.removesuffix('_')}'" if isinstance(key, str) else str(key)
 
 
 def wrap_result(value: ir.Value, torch_type: ir.Type) -> ir.Value:
     return ir.Operation.create("torch_c.from_builtin_tensor", results=[torch_type], operands=[value]).result
 
 
-def make_pattern(conversion: Callable, failures: dict):
-    """Adapts a conversion to `RewritePatternSet.add` (truthy return = no match)."""
+def make_pattern(conversion: Conversion, failures: dict, scratch: ir.Module):
+    """Adapts a conversion to `RewritePatternSet.add` (truthy return = no match).
+
+    The conversion builds into the `scratch` block; what it built moves before the op
+    when it succeeds and is erased when it declines. A conversion may so raise
+    NotConvertible at any point without leaving IR behind: a stray op kept the greedy
+    driver from converging (`flip`, `clamp_tensor`, the size arithmetic of 63245f2)."""
 
     def pattern(op, rewriter):
         try:
-            with rewriter.ip, op.location:
-                values = conversion(TorchOp(op))
+            with ir.InsertionPoint(scratch.body), op.location:
+                values = conversion.convert(TorchOp(op))
                 values = values if isinstance(values, (list, tuple)) else [values]
                 wrapped = [wrap_result(v, r.type) for v, r in zip(values, op.results)]
         except NotConvertible as reason:
             failures[op.name] = str(reason)
+            _erase_all(scratch.body)
             return True
+        except Exception:
+            _erase_all(scratch.body)
+            raise
+        for built in list(scratch.body.operations):
+            built.move_before(op)
         rewriter.replace_op(op, wrapped)
         return False
 
     return pattern
+
+
+def _erase_all(block: ir.Block) -> None:
+    for built in reversed(list(block.operations)):  # users before what they use
+        built.erase()
+

@@ -1,9 +1,8 @@
 """torch reductions over dimensions -> mlc reduce_* ops."""
 
 from ...dialects import reduction_ops
-from .attributes import boolean, i64_array
+from ..graph import boolean, cast_to, i64_array_attr
 from .patterns import converts
-from .values import cast_to
 
 REDUCTIONS = {
     "torch.aten.mean.dim": reduction_ops.ReduceMeanOp,
@@ -13,7 +12,7 @@ REDUCTIONS = {
 }
 
 
-@converts(*REDUCTIONS)
+@converts(*REDUCTIONS, makes=REDUCTIONS)
 def reduce(op):
     """The input is first cast to the result's type: torch sums bools and ints into
     int64, and a `dtype` argument names the type to reduce in."""
@@ -21,4 +20,4 @@ def reduce(op):
     axes = list(range(rank)) if op.is_none(1) else op.ints(1) or list(range(rank))
     result_type = op.result_type()
     x = cast_to(op.tensor(0), result_type.element_type)
-    return REDUCTIONS[op.name](x, i64_array(axes), boolean(op.bool(2)), result_type).result
+    return REDUCTIONS[op.name](x, i64_array_attr(axes), boolean(op.bool(2)), result_type).result

@@ -7,16 +7,15 @@ only, so they are constants computed here (in float32, as torch computes them)
 and applied by `mlc.gather` (+ mul/add or a reduction).
 """
 
-import math
 
 import numpy as np
 from torch_mlir import ir
 
-from ...dialects import compute_ops, elementwise_ops as ew, reduction_ops, shape_ops
+from ...dialects import compute_ops, reduction_ops, shape_ops
+from ...dialects import elementwise_ops as ew
 from ..constant_values import make_constant
-from .attributes import boolean, i64, i64_array, string, tensor_type
+from ..graph import boolean, i64, i64_array_attr, reshape, string, tensor_type
 from .patterns import NotConvertible, converts
-from .values import reshape
 
 
 def _height_one(op, value):
@@ -30,28 +29,28 @@ def _pool1d_type(op):
     return tensor_type([n, c, 1, length], op.result_type().element_type)
 
 
-@converts("torch.aten.max_pool1d")
+@converts("torch.aten.max_pool1d", makes=compute_ops.MaxPool2dOp)
 def max_pool1d(op):
-    if op.operand_type(0).rank != 3:
+    if op.operand_type("self_").rank != 3:
         raise NotConvertible("unbatched max_pool1d input")
-    (kernel,), (padding,), (dilation,) = op.ints(1), op.ints(3), op.ints(4)
-    stride = (op.ints(2) or [kernel])[0]
+    (kernel,), (padding,), (dilation,) = op.ints("kernel_size"), op.ints("padding"), op.ints("dilation")
+    stride = (op.ints("stride") or [kernel])[0]
     pooled = compute_ops.MaxPool2dOp(
-        _height_one(op, op.tensor(0)), i64_array([1, kernel]), i64_array([1, stride]), i64_array([0, 0, padding, padding]),
-        i64_array([1, dilation]), boolean(op.bool(5)), string("NCHW"), _pool1d_type(op),
+        _height_one(op, op.tensor("self_")), i64_array_attr([1, kernel]), i64_array_attr([1, stride]), i64_array_attr([0, 0, padding, padding]),
+        i64_array_attr([1, dilation]), boolean(op.bool("ceil_mode")), string("NCHW"), _pool1d_type(op),
     ).result
     return reshape(pooled, op.result_type().shape)
 
 
-@converts("torch.aten.avg_pool1d")
+@converts("torch.aten.avg_pool1d", makes=compute_ops.AvgPool2dOp)
 def avg_pool1d(op):
-    if op.operand_type(0).rank != 3:
+    if op.operand_type("self_").rank != 3:
         raise NotConvertible("unbatched avg_pool1d input")
-    (kernel,), (padding,) = op.ints(1), op.ints(3)
-    stride = (op.ints(2) or [kernel])[0]
+    (kernel,), (padding,) = op.ints("kernel_size"), op.ints("padding")
+    stride = (op.ints("stride") or [kernel])[0]
     pooled = compute_ops.AvgPool2dOp(
-        _height_one(op, op.tensor(0)), i64_array([1, kernel]), i64_array([1, stride]), i64_array([0, 0, padding, padding]),
-        boolean(op.bool(4)), boolean(op.bool(5)), string("NCHW"), _pool1d_type(op),
+        _height_one(op, op.tensor("self_")), i64_array_attr([1, kernel]), i64_array_attr([1, stride]), i64_array_attr([0, 0, padding, padding]),
+        boolean(op.bool("ceil_mode")), boolean(op.bool("count_include_pad")), string("NCHW"), _pool1d_type(op),
     ).result
     return reshape(pooled, op.result_type().shape)
 
@@ -98,7 +97,7 @@ def adaptive_avg_pool(value, axis, out):
                            tensor_type(weight_shape, value.type.element_type), "weights")
     weighted = _binary(ew.MulOp, windows, weight)
     shape = [d for i, d in enumerate(weighted.type.shape) if i != axis + 1]
-    return reduction_ops.ReduceSumOp(weighted, i64_array([axis + 1]), boolean(False),
+    return reduction_ops.ReduceSumOp(weighted, i64_array_attr([axis + 1]), boolean(False),
                                      tensor_type(shape, value.type.element_type)).result
 
 
@@ -135,7 +134,7 @@ def _linear(value, axis, out, align_corners, scale):
 
 
 def _float_list(op, index):
-    producer = op.op.operands[index].owner
+    producer = op.operand(index).owner
     values = []
     for element in producer.operands:
         attr = element.owner.attributes["value"]
@@ -145,7 +144,7 @@ def _float_list(op, index):
 
 def _resample(op, mode, align_corners, scales):
     """Resamples each spatial axis (2, 3, ...) to the result's size; W first, as torch combines."""
-    value = op.tensor(0)
+    value = op.tensor("input")
     if not ew.is_float(value.type.element_type):
         raise NotConvertible("interpolation of an integer tensor")
     result_shape = op.result_type().shape
@@ -160,22 +159,21 @@ def _resample(op, mode, align_corners, scales):
     return value
 
 
-@converts("torch.aten.__interpolate.size_list_scale_list")
+@converts("torch.aten.__interpolate.size_list_scale_list", makes=shape_ops.GatherOp)
 def interpolate(op):
-    if not op.is_none(6) and op.bool(6):
+    if not op.is_none("antialias") and op.bool("antialias"):
         raise NotConvertible("antialiased interpolation")
-    if not op.is_none(5) and op.bool(5):
+    if not op.is_none("recompute_scale_factor") and op.bool("recompute_scale_factor"):
         scales = None  # recompute_scale_factor: the sizes decide
     else:
-        scales = None if op.is_none(2) else _float_list(op, 2)
-    align_corners = False if op.is_none(4) else op.bool(4)
-    return _resample(op, op.str(3), align_corners, scales)
+        scales = None if op.is_none("scale_factor") else _float_list(op, 2)
+    align_corners = False if op.is_none("align_corners") else op.bool("align_corners")
+    return _resample(op, op.str("mode"), align_corners, scales)
 
 
-@converts("torch.aten.upsample_bilinear2d.vec", "torch.aten.upsample_nearest2d.vec")
+@converts("torch.aten.upsample_bilinear2d.vec", "torch.aten.upsample_nearest2d.vec", makes=shape_ops.GatherOp)
 def upsample(op):
     mode = "bilinear" if "bilinear" in op.name else "nearest"
-    scales_index = 3 if mode == "bilinear" else 2
-    align_corners = op.bool(2) if mode == "bilinear" else False
-    scales = None if op.is_none(scales_index) else _float_list(op, scales_index)
+    align_corners = op.bool("align_corners") if mode == "bilinear" else False
+    scales = None if op.is_none("scale_factors") else _float_list(op, "scale_factors")
     return _resample(op, mode, align_corners, scales)

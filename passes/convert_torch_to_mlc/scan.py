@@ -2,14 +2,13 @@
 argument (and torch's int64 for integer inputs) is a cast first."""
 
 from ...dialects import scan_ops
-from .attributes import i64
+from ..graph import cast_to, i64
 from .patterns import converts
-from .values import cast_to
 
 SCANS = {"torch.aten.cumsum": scan_ops.CumsumOp, "torch.aten.cumprod": scan_ops.CumprodOp}
 
 
-@converts(*SCANS)
+@converts(*SCANS, makes=SCANS)
 def scan(op):
     result_type = op.result_type()
     x = cast_to(op.tensor(0), result_type.element_type)

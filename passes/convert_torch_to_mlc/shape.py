@@ -5,27 +5,26 @@ from torch_mlir import ir
 
 from ...dialects import shape_ops
 from ...dialects.op_base import DYNAMIC
-from .attributes import f64, i64, i64_array, tensor_type
+from ..graph import f64, i64, i64_array_attr, reshape, tensor_type
 from .patterns import NotConvertible, converts
-from .sizes import dim as dim_of
 from .sizes import check_size, element_count_of_dims, size_value, view_sizes
-from .values import reshape
+from .sizes import dim as dim_of
 
 
-@converts("torch.aten.unsqueeze", "torch.aten.squeeze.dim", "torch.aten.squeeze")
+@converts("torch.aten.unsqueeze", "torch.aten.squeeze.dim", "torch.aten.squeeze", makes=shape_ops.ReshapeOp)
 def reshape_family(op):
     """All of these keep the row-major order; torch already inferred the result shape."""
-    return reshape(op.tensor(0), op.result_type().shape)
+    return reshape(op.tensor("self_"), op.result_type().shape)
 
 
-@converts("torch.aten.flatten.using_ints")
+@converts("torch.aten.flatten.using_ints", makes=shape_ops.ReshapeOp, keep_whole=True)
 def flatten(op):
     """A reshape; a flattened size that is dynamic is the product of the input's."""
-    source, shape = op.tensor(0), op.result_type().shape
+    source, shape = op.tensor("self_"), op.result_type().shape
     if DYNAMIC not in shape:
         return reshape(source, shape)
     rank = max(source.type.rank, 1)
-    start, end = op.int(1) % rank, op.int(2) % rank
+    start, end = op.int("start_dim") % rank, op.int("end_dim") % rank
     sizes = []
     for d, size in enumerate(shape):
         if size == DYNAMIC:
@@ -34,59 +33,60 @@ def flatten(op):
     return reshape(source, shape, sizes)
 
 
-@converts("torch.aten.view", "torch.aten.reshape", "torch.aten._unsafe_view", "torch.aten.unflatten.int")
+@converts("torch.aten.view", "torch.aten.reshape", "torch.aten._unsafe_view", "torch.aten.unflatten.int",
+          makes=shape_ops.ReshapeOp, keep_whole=True)
 def view(op):
     """As the reshapes above; dynamic result sizes are computed from torch's size list."""
     shape = op.result_type().shape
-    source = op.tensor(0)
+    source = op.tensor("self_")
     if DYNAMIC not in shape:
         return reshape(source, shape)
     if op.name == "torch.aten.unflatten.int":
         return reshape(source, shape)
-    return reshape(source, shape, view_sizes(op.op.operands[1], source, shape))
+    return reshape(source, shape, view_sizes(op.operand(1), source, shape))
 
 
-@converts("torch.aten.contiguous", "torch.aten.clone", "torch.aten.detach", "torch.aten.alias")
+@converts("torch.aten.contiguous", "torch.aten.clone", "torch.aten.detach", "torch.aten.alias", makes=())
 def identity(op):
-    return op.tensor(0)
+    return op.tensor("self_")
 
 
 def _transpose(op, permutation):
-    return shape_ops.TransposeOp(op.tensor(0), i64_array(permutation), op.result_type()).result
+    return shape_ops.TransposeOp(op.tensor("self_"), i64_array_attr(permutation), op.result_type()).result
 
 
-@converts("torch.aten.transpose.int")
+@converts("torch.aten.transpose.int", makes=shape_ops.TransposeOp)
 def transpose(op):
-    rank = op.operand_type(0).rank
-    a, b = op.int(1) % rank, op.int(2) % rank
+    rank = op.operand_type("self_").rank
+    a, b = op.int("dim0") % rank, op.int("dim1") % rank
     permutation = list(range(rank))
     permutation[a], permutation[b] = permutation[b], permutation[a]
     return _transpose(op, permutation)
 
 
-@converts("torch.aten.permute")
+@converts("torch.aten.permute", makes=shape_ops.TransposeOp)
 def permute(op):
-    rank = op.operand_type(0).rank
-    return _transpose(op, [d % rank for d in op.ints(1)])
+    rank = op.operand_type("self_").rank
+    return _transpose(op, [d % rank for d in op.ints("dims")])
 
 
-@converts("torch.aten.t", "torch.aten.numpy_T")
+@converts("torch.aten.t", "torch.aten.numpy_T", makes=shape_ops.TransposeOp)
 def t(op):
-    return _transpose(op, list(reversed(range(op.operand_type(0).rank))))
+    return _transpose(op, list(reversed(range(op.operand_type("self_").rank))))
 
 
-@converts("torch.aten.expand", "torch.aten.broadcast_to")
+@converts("torch.aten.expand", "torch.aten.broadcast_to", makes=shape_ops.BroadcastOp)
 def expand(op):
     """Dynamic result sizes come from torch's size list (-1: the input's own size)."""
     result_type = op.result_type()
     if DYNAMIC not in result_type.shape:
-        return shape_ops.BroadcastOp(op.tensor(0), [], result_type).result
-    elements = _list_elements(op.op.operands[1])
+        return shape_ops.BroadcastOp(op.tensor("self_"), [], result_type).result
+    elements = _list_elements(op.operand("size"))
     keep = [_is_constant_int(e) and op_int_value(e) == -1 for e in elements]
     for element, kept, size in zip(elements, keep, result_type.shape):
         if size == DYNAMIC and not kept:
             check_size(element)  # before anything is built
-    source = op.tensor(0)
+    source = op.tensor("self_")
     offset = result_type.rank - source.type.rank
     sizes = [dim_of(source, d - offset) if kept else size_value(element)
              for d, (element, kept, size) in enumerate(zip(elements, keep, result_type.shape)) if size == DYNAMIC]
@@ -116,29 +116,29 @@ def _slice_bounds(size, start, end, step):
     return max(0, min(start, size)), max(0, min(end, size)), step
 
 
-@converts("torch.aten.slice.Tensor")
+@converts("torch.aten.slice.Tensor", makes=shape_ops.SliceOp)
 def slice_(op):
-    input_type = op.operand_type(0)
-    dim = op.int(1) % input_type.rank
-    start = None if op.is_none(2) else op.int(2)
-    if op.is_none(3) or _is_constant_int(op.op.operands[3]):
-        end, computed_end = None if op.is_none(3) else op.int(3), []
+    input_type = op.operand_type("self_")
+    dim = op.int("dim") % input_type.rank
+    start = None if op.is_none("start") else op.int("start")
+    if op.is_none("end") or _is_constant_int(op.operand("end")):
+        end, computed_end = None if op.is_none("end") else op.int("end"), []
     else:  # a size computed at run time (`x[:, :seq]`): the limit is an index operand
         if (start or 0) < 0:
             raise NotConvertible("a slice from the end up to a computed size")
-        end, computed_end = DYNAMIC, [size_value(op.op.operands[3])]
+        end, computed_end = DYNAMIC, [size_value(op.operand("end"))]
     if computed_end:
-        lo, hi, step = start or 0, DYNAMIC, op.int(4)
+        lo, hi, step = start or 0, DYNAMIC, op.int("step")
     else:
-        lo, hi, step = _slice_bounds(input_type.shape[dim], start, end, op.int(4))
+        lo, hi, step = _slice_bounds(input_type.shape[dim], start, end, op.int("step"))
     hi = hi if hi == DYNAMIC else max(hi, lo)
     starts, limits, strides = [0] * input_type.rank, list(input_type.shape), [1] * input_type.rank
     starts[dim], limits[dim], strides[dim] = lo, hi, step
     given = []  # with a computed limit, every '?' limit is an operand: the others are their sizes
     if computed_end:
-        given = [computed_end[0] if d == dim else dim_of(op.tensor(0), d)
+        given = [computed_end[0] if d == dim else dim_of(op.tensor("self_"), d)
                  for d in range(input_type.rank) if limits[d] == DYNAMIC]
-    return shape_ops.SliceOp(op.tensor(0), given, i64_array(starts), i64_array(limits), i64_array(strides),
+    return shape_ops.SliceOp(op.tensor("self_"), given, i64_array_attr(starts), i64_array_attr(limits), i64_array_attr(strides),
                              op.result_type()).result
 
 
@@ -147,30 +147,30 @@ def _is_constant_int(value) -> bool:
     return not isinstance(owner, ir.Block) and owner.operation.name == "torch.constant.int"
 
 
-@converts("torch.aten.select.int")
+@converts("torch.aten.select.int", makes=shape_ops.SliceOp)
 def select(op):
     """x.select(dim, i) is a size-1 slice without the dimension."""
-    input_type = op.operand_type(0)
-    dim = op.int(1) % input_type.rank
-    index = op.int(2) % input_type.shape[dim]
+    input_type = op.operand_type("self_")
+    dim = op.int("dim") % input_type.rank
+    index = op.int("index") % input_type.shape[dim]
     starts, limits = [0] * input_type.rank, list(input_type.shape)
     starts[dim], limits[dim] = index, index + 1
     sliced_shape = list(input_type.shape)
     sliced_shape[dim] = 1
     sliced = shape_ops.SliceOp(
-        op.tensor(0), [], i64_array(starts), i64_array(limits), i64_array([1] * input_type.rank),
+        op.tensor("self_"), [], i64_array_attr(starts), i64_array_attr(limits), i64_array_attr([1] * input_type.rank),
         tensor_type(sliced_shape, input_type.element_type),
     ).result
     return reshape(sliced, op.result_type().shape)
 
 
-@converts("torch.aten.cat")
+@converts("torch.aten.cat", makes=shape_ops.ConcatOp)
 def cat(op):
     """n inputs become a chain of binary concats (see mlc.concat); the last link
     takes torch's result type, the others their partial sums."""
-    inputs = [v for v in op.tensors(0) if not (v.type.rank == 1 and v.type.shape[0] == 0)]  # torch skips empty 1-D
+    inputs = [v for v in op.tensors("tensors") if not (v.type.rank == 1 and v.type.shape[0] == 0)]  # torch skips empty 1-D
     result_type = op.result_type()
-    axis = op.int(1) % result_type.rank
+    axis = op.int("dim") % result_type.rank
     joined = inputs[0]
     for index, value in enumerate(inputs[1:], start=2):
         if index == len(inputs):
@@ -184,34 +184,34 @@ def cat(op):
     return joined
 
 
-@converts("torch.aten.embedding")
+@converts("torch.aten.embedding", makes=shape_ops.GatherOp, keep_whole=True)
 def embedding(op):
-    return shape_ops.GatherOp(op.tensor(0), op.tensor(1), i64(0), op.result_type()).result
+    return shape_ops.GatherOp(op.tensor("weight"), op.tensor("indices"), i64(0), op.result_type()).result
 
 
-@converts("torch.aten.index_select")
+@converts("torch.aten.index_select", makes=shape_ops.GatherOp)
 def index_select(op):
-    rank = op.operand_type(0).rank
-    return shape_ops.GatherOp(op.tensor(0), op.tensor(2), i64(op.int(1) % rank), op.result_type()).result
+    rank = op.operand_type("self_").rank
+    return shape_ops.GatherOp(op.tensor("self_"), op.tensor("index"), i64(op.int("dim") % rank), op.result_type()).result
 
 
-@converts("torch.aten.gather")
+@converts("torch.aten.gather", makes=shape_ops.TakeAlongAxisOp)
 def gather(op):
-    if op.bool(3):
+    if op.bool("sparse_grad"):
         raise NotConvertible("gather with sparse_grad")
-    rank = op.operand_type(0).rank
-    return shape_ops.TakeAlongAxisOp(op.tensor(0), op.tensor(2), i64(op.int(1) % rank), op.result_type()).result
+    rank = op.operand_type("self_").rank
+    return shape_ops.TakeAlongAxisOp(op.tensor("self_"), op.tensor("index"), i64(op.int("dim") % rank), op.result_type()).result
 
 
-@converts("torch.aten.constant_pad_nd")
+@converts("torch.aten.constant_pad_nd", makes=shape_ops.PadOp)
 def constant_pad(op):
     """torch lists pads from the last dimension backwards: (left, right, top, bottom, ...)."""
-    pads = op.ints(1)
-    rank = op.operand_type(0).rank
+    pads = op.ints("pad")
+    rank = op.operand_type("self_").rank
     if min(pads, default=0) < 0:
         raise NotConvertible("negative padding (cropping)")
     low, high = [0] * rank, [0] * rank
     for i in range(len(pads) // 2):
         low[rank - 1 - i], high[rank - 1 - i] = pads[2 * i], pads[2 * i + 1]
-    value = 0.0 if op.is_none(2) else op.float(2)
-    return shape_ops.PadOp(op.tensor(0), i64_array(low), i64_array(high), f64(value), op.result_type()).result
+    value = 0.0 if op.is_none("value") else op.float("value")
+    return shape_ops.PadOp(op.tensor("self_"), i64_array_attr(low), i64_array_attr(high), f64(value), op.result_type()).result

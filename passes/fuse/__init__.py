@@ -1,25 +1,35 @@
 """`mlc-fuse`: the fusion planner. Each group becomes one `mlc.fusion_group`,
 which becomes exactly one IREE dispatch (see `mlc-form-dispatch-regions`).
 
-Ops are classified as TVM does (op_kinds.py) and grouped with the post-dominator
-algorithm (planner.py). Every op that computes at run time goes into a group,
-singletons included, so the executable has one dispatch per group. Three kinds
-stay outside: constants; ops computing only from constants, which IREE
-evaluates at compile time (at O2 mlc-fold-constants has folded them already);
-and reshapes, which are metadata changes for IREE and which its CPU code
-generation does not accept inside a kernel.
+Each op states how it fuses, in TVM's terms (`fusion_kind`, dialects/facts.py), and
+ops are grouped with the post-dominator algorithm (planner.py). Every op that
+computes at run time goes into a group, singletons included, so the executable has
+one dispatch per group. Left outside: ops that decline a fusion kind (constants,
+reshapes, the fusion structure) and ops computing only from constants, which IREE
+evaluates at compile time (at O2 mlc-fold-constants has folded them already).
+
+`isolate` names ops the target compiles only alone (IREE's CPU code generation: a
+concat's slices written into one buffer, and a window copy fused with a transpose,
+fail there); the driver sets it from the target (`Target.runs_alone`).
 """
 
 import collections
+import dataclasses
 
 from torch_mlir import ir
 
+from ...dialects.data_ops import ConstantOp
+from ...dialects.facts import Declined, FusionKind
 from ...dialects.fusion_ops import FusionGroupOp, YieldOp
+from ...dialects.op_base import MlcOp, op_classes
+from ...errors import UserError
 from ..registry import Pass, register
-from .op_kinds import kind_of
 from .planner import SINK, Graph, plan
 
-OUTSIDE_GROUPS = ("mlc.constant", "mlc.fusion_group", "mlc.yield", "mlc.reshape")
+
+def _mlc_op(op: ir.Operation) -> MlcOp | None:
+    view = op.opview
+    return view if isinstance(view, MlcOp) else None
 
 
 def _graph_ops(block: ir.Block) -> list[ir.Operation]:
@@ -27,24 +37,27 @@ def _graph_ops(block: ir.Block) -> list[ir.Operation]:
     constant = set()  # ops whose value is known at compile time
     planned = []
     for op in block.operations:
+        view = _mlc_op(op)
+        if view is None:
+            continue
         operands = [value.owner for value in op.operands]
-        if op.name == "mlc.constant" or (
-            op.name.startswith("mlc.") and all(not isinstance(o, ir.Block) and o.operation in constant for o in operands)
-        ):
+        if isinstance(view, ConstantOp) or all(not isinstance(o, ir.Block) and o.operation in constant
+                                               for o in operands):
             constant.add(op.operation)
-        elif op.name.startswith("mlc.") and op.name not in OUTSIDE_GROUPS:
+        elif not isinstance(view.fusion_kind, Declined):
             planned.append(op)
     return planned
 
 
-def build_graph(ops: list[ir.Operation]) -> Graph:
+def build_graph(ops: list[ir.Operation], isolated: frozenset = frozenset()) -> Graph:
     index = {op.operation: i for i, op in enumerate(ops)}
     successors = []
     for op in ops:
         users = {index.get(use.owner.operation, SINK) for result in op.results for use in result.uses}
         successors.append(sorted(users))
     shapes = [tuple(op.results[0].type.shape) for op in ops]
-    return Graph([kind_of(op) for op in ops], successors, shapes)
+    kinds = [FusionKind.OPAQUE if type(op.opview) in isolated else op.opview.fusion() for op in ops]
+    return Graph(kinds, successors, shapes)
 
 
 def emit_group(members: list[ir.Operation]) -> ir.Operation:
@@ -66,6 +79,21 @@ class Fuse(Pass):
     """Plans kernels: groups mlc ops into fusion_groups by TVM's dominator-tree rules."""
 
     name = "mlc-fuse"
+    isolate: str = dataclasses.field(
+        default="", metadata={"help": "comma-separated ops the target compiles only alone, e.g. concat,im2col"})
+
+    def __post_init__(self):
+        _ = self.isolated  # an unknown op name is an error when the pipeline is built
+
+    @property
+    def isolated(self) -> frozenset[type]:
+        """The op classes `isolate` names."""
+        classes = {cls.short_name(): cls for cls in op_classes()}
+        names = [name.strip() for name in self.isolate.split(",") if name.strip()]
+        unknown = [name for name in names if name not in classes]
+        if unknown:
+            raise UserError(f"option 'isolate' of pass '{self.name}' names no mlc op: '{unknown[0]}'")
+        return frozenset(classes[name] for name in names)
 
     def run(self, module):
         for function in _functions(module):
@@ -76,7 +104,7 @@ class Fuse(Pass):
         if not ops:
             return
         members = collections.defaultdict(list)
-        for op, group in zip(ops, plan(build_graph(ops))):
+        for op, group in zip(ops, plan(build_graph(ops, self.isolated))):
             members[group].append(op)
         for group_ops in members.values():
             emit_group(group_ops)

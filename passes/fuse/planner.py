@@ -10,7 +10,7 @@ with consumers outside a group are its materialization points.
 
 import dataclasses
 
-from .op_kinds import OpKind
+from ...dialects.facts import FusionKind as OpKind
 
 SINK = -1
 

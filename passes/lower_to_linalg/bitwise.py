@@ -7,6 +7,7 @@ left shift gives 0 and a right shift the sign, so the amount is guarded.
 from torch_mlir import ir
 from torch_mlir.dialects import arith
 
+from ...dialects import bitwise_ops as bw
 from .builders import constant, elementwise
 
 
@@ -22,16 +23,16 @@ def _shift_right(x, amount):
 
 
 BODIES = {
-    "bitwise_and": arith.andi,
-    "bitwise_or": arith.ori,
-    "bitwise_xor": arith.xori,
-    "shift_left": _shift_left,
-    "shift_right": _shift_right,
+    bw.BitwiseAndOp: arith.andi,
+    bw.BitwiseOrOp: arith.ori,
+    bw.BitwiseXorOp: arith.xori,
+    bw.ShiftLeftOp: _shift_left,
+    bw.ShiftRightOp: _shift_right,
 }
 
 
 def _lower_bitwise(op):
-    return elementwise([op.lhs, op.rhs], op.result.type, BODIES[op.OPERATION_NAME.split(".")[1]])
+    return elementwise([op.lhs, op.rhs], op.result.type, BODIES[type(op)])
 
 
-LOWERINGS = {f"mlc.{name}": _lower_bitwise for name in BODIES}
+LOWERINGS = {op: _lower_bitwise for op in BODIES}

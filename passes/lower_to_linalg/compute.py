@@ -9,6 +9,7 @@ import math
 from torch_mlir import ir
 from torch_mlir.dialects import arith, linalg
 
+from ...dialects import compute_ops as compute
 from ...dialects.compute_ops import spatial_dims
 from ...dialects.op_base import DYNAMIC, bool_attr, i64_array, int_attr, is_float
 from .builders import (
@@ -270,8 +271,8 @@ def _divide_by_window(total, layout, rows, cols):
 
 
 LOWERINGS = {
-    "mlc.matmul": _lower_matmul,
-    "mlc.conv2d": _lower_conv2d,
-    "mlc.max_pool2d": _lower_max_pool2d,
-    "mlc.avg_pool2d": _lower_avg_pool2d,
+    compute.MatmulOp: _lower_matmul,
+    compute.Conv2dOp: _lower_conv2d,
+    compute.MaxPool2dOp: _lower_max_pool2d,
+    compute.AvgPool2dOp: _lower_avg_pool2d,
 }

@@ -6,6 +6,7 @@ applying the arith conversion for the pair of element types; iota -> a
 from torch_mlir import ir
 from torch_mlir.dialects import arith, linalg
 
+from ...dialects import data_ops as data
 from ...dialects.op_base import is_float
 from .builders import PARALLEL, constant, elementwise, empty, generic, identity
 
@@ -83,7 +84,7 @@ def _lower_iota(op):
 
 
 LOWERINGS = {
-    "mlc.constant": _lower_constant,
-    "mlc.cast": _lower_cast,
-    "mlc.iota": _lower_iota,
+    data.ConstantOp: _lower_constant,
+    data.CastOp: _lower_cast,
+    data.IotaOp: _lower_iota,
 }

@@ -11,6 +11,7 @@ import math as pymath
 from torch_mlir import ir
 from torch_mlir.dialects import arith, math, scf
 
+from ...dialects import elementwise_ops as ew
 from ...dialects.op_base import float_attr, is_float
 from .builders import constant, elementwise, index, is_bool
 
@@ -25,38 +26,38 @@ def _sigmoid(x):
     return arith.divf(_c(x, 1), arith.addf(_c(x, 1), math.exp(arith.negf(x))))
 
 
-# name -> (float body, integer body or None when the op is float-only)
+# op class -> (float body, integer body or None when the op is float-only)
 UNARY = {
-    "neg": (arith.negf, lambda x: arith.subi(_c(x, 0), x)),
-    "abs": (math.absf, math.absi),
-    "relu": (lambda x: arith.maximumf(x, _c(x, 0)), lambda x: arith.maxsi(x, _c(x, 0))),
-    "exp": (math.exp, None),
-    "log": (math.log, None),
-    "sqrt": (math.sqrt, None),
-    "rsqrt": (math.rsqrt, None),
-    "reciprocal": (lambda x: arith.divf(_c(x, 1), x), None),
-    "tanh": (math.tanh, None),
-    "sigmoid": (_sigmoid, None),
-    "erf": (math.erf, None),
-    "sin": (math.sin, None),
-    "cos": (math.cos, None),
-    "floor": (math.floor, None),
-    "ceil": (math.ceil, None),
+    ew.NegOp: (arith.negf, lambda x: arith.subi(_c(x, 0), x)),
+    ew.AbsOp: (math.absf, math.absi),
+    ew.ReluOp: (lambda x: arith.maximumf(x, _c(x, 0)), lambda x: arith.maxsi(x, _c(x, 0))),
+    ew.ExpOp: (math.exp, None),
+    ew.LogOp: (math.log, None),
+    ew.SqrtOp: (math.sqrt, None),
+    ew.RsqrtOp: (math.rsqrt, None),
+    ew.ReciprocalOp: (lambda x: arith.divf(_c(x, 1), x), None),
+    ew.TanhOp: (math.tanh, None),
+    ew.SigmoidOp: (_sigmoid, None),
+    ew.ErfOp: (math.erf, None),
+    ew.SinOp: (math.sin, None),
+    ew.CosOp: (math.cos, None),
+    ew.FloorOp: (math.floor, None),
+    ew.CeilOp: (math.ceil, None),
     # torch computes silu as x / (1 + e^-x)
-    "silu": (lambda x: arith.divf(x, arith.addf(_c(x, 1), math.exp(arith.negf(x)))), None),
-    "log1p": (math.log1p, None),
-    "expm1": (math.expm1, None),
-    "log2": (math.log2, None),
-    "log10": (lambda x: arith.mulf(math.log(x), _c(x, 1 / pymath.log(10))), None),  # IREE has no log10f
-    "tan": (math.tan, None),
-    "asin": (math.asin, None),
-    "acos": (math.acos, None),
-    "atan": (math.atan, None),
-    "sinh": (math.sinh, None),
-    "cosh": (math.cosh, None),
-    "round": (math.roundeven, None),
-    "trunc": (math.trunc, None),
-    "sign": (lambda x: _sign(x, arith.cmpf, arith.CmpFPredicate.OGT, arith.CmpFPredicate.OLT, _c(x, 0)),
+    ew.SiluOp: (lambda x: arith.divf(x, arith.addf(_c(x, 1), math.exp(arith.negf(x)))), None),
+    ew.Log1pOp: (math.log1p, None),
+    ew.Expm1Op: (math.expm1, None),
+    ew.Log2Op: (math.log2, None),
+    ew.Log10Op: (lambda x: arith.mulf(math.log(x), _c(x, 1 / pymath.log(10))), None),  # IREE has no log10f
+    ew.TanOp: (math.tan, None),
+    ew.AsinOp: (math.asin, None),
+    ew.AcosOp: (math.acos, None),
+    ew.AtanOp: (math.atan, None),
+    ew.SinhOp: (math.sinh, None),
+    ew.CoshOp: (math.cosh, None),
+    ew.RoundOp: (math.roundeven, None),
+    ew.TruncOp: (math.trunc, None),
+    ew.SignOp: (lambda x: _sign(x, arith.cmpf, arith.CmpFPredicate.OGT, arith.CmpFPredicate.OLT, _c(x, 0)),
              lambda x: _sign(x, arith.cmpi, arith.CmpIPredicate.sgt, arith.CmpIPredicate.slt, _c(x, 0))),
 }
 
@@ -135,21 +136,21 @@ def _ipow(x, y):
 
 
 BINARY = {
-    "add": (arith.addf, arith.addi),
-    "sub": (arith.subf, arith.subi),
-    "mul": (arith.mulf, arith.muli),
-    "div": (arith.divf, arith.divsi),
-    "pow": (_pow, _ipow),
-    "maximum": (arith.maximumf, arith.maxsi),
-    "minimum": (arith.minimumf, arith.minsi),
-    "fmod": (arith.remf, arith.remsi),
-    "remainder": (_remainder_float, _remainder_int),
-    "floor_div": (_floor_div_float, arith.floordivsi),
-    "atan2": (math.atan2, None),
+    ew.AddOp: (arith.addf, arith.addi),
+    ew.SubOp: (arith.subf, arith.subi),
+    ew.MulOp: (arith.mulf, arith.muli),
+    ew.DivOp: (arith.divf, arith.divsi),
+    ew.PowOp: (_pow, _ipow),
+    ew.MaximumOp: (arith.maximumf, arith.maxsi),
+    ew.MinimumOp: (arith.minimumf, arith.minsi),
+    ew.FmodOp: (arith.remf, arith.remsi),
+    ew.RemainderOp: (_remainder_float, _remainder_int),
+    ew.FloorDivOp: (_floor_div_float, arith.floordivsi),
+    ew.Atan2Op: (math.atan2, None),
 }
 
 # On bools (i1, unsigned) max and min are `or` and `and`.
-BOOL_BINARY = {"maximum": arith.ori, "minimum": arith.andi}
+BOOL_BINARY = {ew.MaximumOp: arith.ori, ew.MinimumOp: arith.andi}
 
 COMPARE_FLOAT = {"eq": "OEQ", "ne": "UNE", "lt": "OLT", "le": "OLE", "gt": "OGT", "ge": "OGE"}
 COMPARE_INT = {"eq": "eq", "ne": "ne", "lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge"}
@@ -162,16 +163,16 @@ def _pick(bodies, element_type):
 
 
 def _lower_unary(op):
-    body = _pick(UNARY[op.OPERATION_NAME.split(".")[1]], op.result.type.element_type)
+    body = _pick(UNARY[type(op)], op.result.type.element_type)
     return elementwise([op.input], op.result.type, body)
 
 
 def _lower_binary(op):
-    name, element_type = op.OPERATION_NAME.split(".")[1], op.result.type.element_type
-    if is_bool(element_type) and name in BOOL_BINARY:
-        body = BOOL_BINARY[name]
+    kind, element_type = type(op), op.result.type.element_type
+    if is_bool(element_type) and kind in BOOL_BINARY:
+        body = BOOL_BINARY[kind]
     else:
-        body = _pick(BINARY[name], element_type)
+        body = _pick(BINARY[kind], element_type)
     return elementwise([op.lhs, op.rhs], op.result.type, body)
 
 
@@ -217,23 +218,36 @@ def _lower_compare(op):
     predicate = ir.StringAttr(op.predicate).value
     if is_float(op.lhs.type.element_type):
         kind = getattr(arith.CmpFPredicate, COMPARE_FLOAT[predicate])
-        body = lambda a, b: arith.cmpf(kind, a, b)
+        compare = arith.cmpf
     else:
         table = COMPARE_BOOL if is_bool(op.lhs.type.element_type) else COMPARE_INT
         kind = getattr(arith.CmpIPredicate, table[predicate])
-        body = lambda a, b: arith.cmpi(kind, a, b)
-    return elementwise([op.lhs, op.rhs], op.result.type, body)
+        compare = arith.cmpi
+    return elementwise([op.lhs, op.rhs], op.result.type, lambda a, b: compare(kind, a, b))
+
+
+def _lower_softplus(op):
+    """select(beta * x > threshold, x, log1p(exp(beta * x)) / beta), as torch computes it."""
+    beta, threshold = float_attr(op, "beta"), float_attr(op, "threshold")
+
+    def body(x):
+        scaled = arith.mulf(x, _c(x, beta))
+        soft = arith.divf(math.log1p(math.exp(scaled)), _c(x, beta))
+        return arith.select(arith.cmpf(arith.CmpFPredicate.OGT, scaled, _c(x, threshold)), x, soft)
+
+    return elementwise([op.input], op.result.type, body)
 
 
 def _lower_select(op):
     return elementwise([op.condition, op.on_true, op.on_false], op.result.type, arith.select)
 
 
-LOWERINGS = {f"mlc.{name}": _lower_unary for name in UNARY}
-LOWERINGS |= {f"mlc.{name}": _lower_binary for name in BINARY}
+LOWERINGS = {op: _lower_unary for op in UNARY}
+LOWERINGS |= {op: _lower_binary for op in BINARY}
 LOWERINGS |= {
-    "mlc.gelu": _lower_gelu,
-    "mlc.clamp": _lower_clamp,
-    "mlc.compare": _lower_compare,
-    "mlc.select": _lower_select,
+    ew.GeluOp: _lower_gelu,
+    ew.ClampOp: _lower_clamp,
+    ew.SoftplusOp: _lower_softplus,
+    ew.CompareOp: _lower_compare,
+    ew.SelectOp: _lower_select,
 }

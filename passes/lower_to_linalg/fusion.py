@@ -3,12 +3,14 @@ passes, and IREE forms its dispatches from the linalg ops themselves."""
 
 from torch_mlir import ir
 
+from ...dialects.fusion_ops import FusionGroupOp
+
 
 def _groups(root: ir.Operation) -> list[ir.Operation]:
     found = []
 
     def visit(op):
-        if op.name == "mlc.fusion_group":
+        if isinstance(op.opview, FusionGroupOp):
             found.append(op)
         return ir.WalkResult.ADVANCE
 

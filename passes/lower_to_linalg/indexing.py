@@ -13,6 +13,7 @@ sort by index (stable), and NaN sorts above every number, as in torch.
 from torch_mlir import ir
 from torch_mlir.dialects import arith, linalg
 
+from ...dialects import indexing_ops as indexing
 from ...dialects.op_base import bool_attr, int_attr, is_float, normalize_axis
 from .builders import PARALLEL, REDUCTION, constant, dims_map, expand, filled, identity, sizes
 from .reduction import keepdim_groups
@@ -62,7 +63,7 @@ def _lower_arg_reduction(op):
     x = op.input
     rank = x.type.rank
     axis = normalize_axis(int_attr(op, "axis"), rank)
-    largest = op.OPERATION_NAME == "mlc.argmax"
+    largest = isinstance(op, indexing.ArgmaxOp)
     index_type = op.result.type.element_type
     kept = [d for d in range(rank) if d != axis]
     kept_sizes = [sizes(x)[d] for d in kept]
@@ -129,7 +130,7 @@ def _lower_argsort(op):
 
 
 LOWERINGS = {
-    "mlc.argmax": _lower_arg_reduction,
-    "mlc.argmin": _lower_arg_reduction,
-    "mlc.argsort": _lower_argsort,
+    indexing.ArgmaxOp: _lower_arg_reduction,
+    indexing.ArgminOp: _lower_arg_reduction,
+    indexing.ArgsortOp: _lower_argsort,
 }

@@ -8,6 +8,7 @@ import math
 from torch_mlir.dialects import arith, linalg
 from torch_mlir.dialects import math as mathd
 
+from ...dialects import normalization_ops as normalization
 from ...dialects.op_base import DYNAMIC, float_attr, int_attr, normalize_axis
 from .builders import PARALLEL, Unsupported, constant, dims_map, elementwise, empty, generic, identity, reduce, sizes
 
@@ -70,7 +71,7 @@ def _lower_batch_norm(op):
 
 
 LOWERINGS = {
-    "mlc.softmax": _lower_softmax,
-    "mlc.layer_norm": _lower_layer_norm,
-    "mlc.batch_norm": _lower_batch_norm,
+    normalization.SoftmaxOp: _lower_softmax,
+    normalization.LayerNormOp: _lower_layer_norm,
+    normalization.BatchNormOp: _lower_batch_norm,
 }

@@ -8,16 +8,17 @@ import math
 
 from torch_mlir.dialects import arith
 
+from ...dialects import reduction_ops as reduction
 from ...dialects.op_base import DYNAMIC, bool_attr, i64_array, is_float, normalize_axes
 from .builders import Unsupported, constant, elementwise, expand, is_bool, reduce, sizes
 
 # name -> (initial value, float combiner, integer combiner, bool combiner)
 COMBINERS = {
-    "reduce_sum": (0.0, arith.addf, arith.addi, arith.addi),
-    "reduce_mean": (0.0, arith.addf, None, None),
-    "reduce_max": (-math.inf, arith.maximumf, arith.maxsi, arith.ori),
-    "reduce_min": (math.inf, arith.minimumf, arith.minsi, arith.andi),
-    "reduce_prod": (1.0, arith.mulf, arith.muli, arith.andi),
+    reduction.ReduceSumOp: (0.0, arith.addf, arith.addi, arith.addi),
+    reduction.ReduceMeanOp: (0.0, arith.addf, None, None),
+    reduction.ReduceMaxOp: (-math.inf, arith.maximumf, arith.maxsi, arith.ori),
+    reduction.ReduceMinOp: (math.inf, arith.minimumf, arith.minsi, arith.andi),
+    reduction.ReduceProdOp: (1.0, arith.mulf, arith.muli, arith.andi),
 }
 
 
@@ -42,17 +43,17 @@ def _with_keepdim(value, input_value, axes):
 
 
 def _lower_reduction(op):
-    name = op.OPERATION_NAME.split(".")[1]
+    kind = type(op)
     x = op.input
     axes = normalize_axes(i64_array(op, "axes"), x.type.rank)
-    initial, float_combine, int_combine, bool_combine = COMBINERS[name]
+    initial, float_combine, int_combine, bool_combine = COMBINERS[kind]
     element_type = x.type.element_type
     if is_float(element_type):
         combine = float_combine
     else:
         combine = bool_combine if is_bool(element_type) else int_combine
     result = reduce([x], x.type.rank, axes, initial, combine)
-    if name == "reduce_mean":
+    if kind is reduction.ReduceMeanOp:
         result = _divide(result, [x.type.shape[d] for d in axes])
     return _with_keepdim(result, x, axes) if bool_attr(op, "keepdim") else result
 
@@ -65,4 +66,4 @@ def _divide(total, reduced_shape):
     return elementwise([total], total.type, lambda s: arith.divf(s, count))
 
 
-LOWERINGS = {f"mlc.{name}": _lower_reduction for name in COMBINERS}
+LOWERINGS = {op: _lower_reduction for op in COMBINERS}

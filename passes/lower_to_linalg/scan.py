@@ -6,16 +6,16 @@ Quadratic in the scanned length, but a single parallel kernel that IREE tiles
 like any reduction; the elements are combined in index order, as torch's loop.
 """
 
-from torch_mlir import ir
 from torch_mlir.dialects import arith, linalg
 
+from ...dialects import scan_ops as scan
 from ...dialects.op_base import int_attr, is_float, normalize_axis
 from .builders import PARALLEL, REDUCTION, constant, dims_map, filled, generic, sizes
 
 # name -> (identity, float combiner, integer combiner)
 COMBINERS = {
-    "cumsum": (0, arith.addf, arith.addi),
-    "cumprod": (1, arith.mulf, arith.muli),
+    scan.CumsumOp: (0, arith.addf, arith.addi),
+    scan.CumprodOp: (1, arith.mulf, arith.muli),
 }
 
 
@@ -23,7 +23,7 @@ def _lower_scan(op):
     x = op.input
     rank = x.type.rank
     axis = normalize_axis(int_attr(op, "axis"), rank)
-    identity_value, float_combine, int_combine = COMBINERS[op.OPERATION_NAME.split(".")[1]]
+    identity_value, float_combine, int_combine = COMBINERS[type(op)]
     element_type = x.type.element_type
     combine = float_combine if is_float(element_type) else int_combine
     read_at_j = dims_map(rank + 1, [rank if d == axis else d for d in range(rank)])
@@ -38,4 +38,4 @@ def _lower_scan(op):
     return generic([x], init, maps, [PARALLEL] * rank + [REDUCTION], body)
 
 
-LOWERINGS = {f"mlc.{name}": _lower_scan for name in COMBINERS}
+LOWERINGS = {op: _lower_scan for op in COMBINERS}

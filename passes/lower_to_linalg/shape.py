@@ -6,6 +6,7 @@ gather (the gather reads its input with `tensor.extract` at the loaded index).
 from torch_mlir import ir
 from torch_mlir.dialects import arith, linalg, tensor
 
+from ...dialects import shape_ops
 from ...dialects.op_base import DYNAMIC, float_attr, i64_array, int_attr, normalize_axis
 from .builders import (
     PARALLEL,
@@ -122,11 +123,11 @@ def _mixed(values):
 def absorbed_into_consumer(op) -> bool:
     """A concat whose only use is a concat along the same axis: the consumer writes
     both into one buffer, so this link is not lowered on its own."""
-    if op.name != "mlc.concat" or len(list(op.result.uses)) != 1:
+    if not isinstance(op, shape_ops.ConcatOp) or len(list(op.result.uses)) != 1:
         return False
     user = next(iter(op.result.uses)).owner
     rank = op.result.type.rank
-    return user.name == "mlc.concat" and normalize_axis(int_attr(user, "axis"), rank) == normalize_axis(
+    return isinstance(user.opview, shape_ops.ConcatOp) and normalize_axis(int_attr(user, "axis"), rank) == normalize_axis(
         int_attr(op, "axis"), rank
     )
 
@@ -232,13 +233,13 @@ def _lower_im2col(op):
 
 
 LOWERINGS = {
-    "mlc.im2col": _lower_im2col,
-    "mlc.reshape": _lower_reshape,
-    "mlc.transpose": _lower_transpose,
-    "mlc.broadcast": _lower_broadcast,
-    "mlc.concat": _lower_concat,
-    "mlc.slice": _lower_slice,
-    "mlc.gather": _lower_gather,
-    "mlc.take_along_axis": _lower_take_along_axis,
-    "mlc.pad": _lower_pad,
+    shape_ops.Im2colOp: _lower_im2col,
+    shape_ops.ReshapeOp: _lower_reshape,
+    shape_ops.TransposeOp: _lower_transpose,
+    shape_ops.BroadcastOp: _lower_broadcast,
+    shape_ops.ConcatOp: _lower_concat,
+    shape_ops.SliceOp: _lower_slice,
+    shape_ops.GatherOp: _lower_gather,
+    shape_ops.TakeAlongAxisOp: _lower_take_along_axis,
+    shape_ops.PadOp: _lower_pad,
 }

@@ -32,6 +32,22 @@ func.func @gelu_bad_approximation(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+func.func @softplus_zero_beta(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'mlc.softplus' op beta must not be zero}}
+  %0 = "mlc.softplus"(%x) {beta = 0.0 : f64, threshold = 20.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @softplus_of_integers(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'mlc.softplus' op requires a floating-point tensor, got tensor<4xi32>}}
+  %0 = "mlc.softplus"(%x) {beta = 1.0 : f64, threshold = 20.0 : f64} : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
 func.func @clamp_inverted(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'mlc.clamp' op min 6.000000e+00 : f64 must not exceed max 0.000000e+00 : f64}}
   %0 = "mlc.clamp"(%x) {min = 6.0 : f64, max = 0.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>

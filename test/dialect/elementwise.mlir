@@ -12,7 +12,9 @@ func.func @unary(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %2 = "mlc.gelu"(%1) {approximate = "tanh"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   // CHECK: "mlc.clamp"(%{{.*}}) {max = 6.000000e+00 : f64, min = 0.000000e+00 : f64}
   %3 = "mlc.clamp"(%2) {min = 0.0 : f64, max = 6.0 : f64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
-  return %3 : tensor<2x3xf32>
+  // CHECK: "mlc.softplus"(%{{.*}}) {beta = 2.000000e+00 : f64, threshold = 2.000000e+01 : f64}
+  %4 = "mlc.softplus"(%3) {beta = 2.0 : f64, threshold = 20.0 : f64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %4 : tensor<2x3xf32>
 }
 
 // -----

@@ -5,11 +5,11 @@ Tolerance: rtol=1e-4 and atol=1e-5, as the other end-to-end tests: a matmul sums
 the window's products in another order than a direct convolution.
 """
 
+import large_models  # examples/, on the path through conftest.py
 import pytest
 import torch
 from torch import nn
 
-import large_models  # examples/, on the path through conftest.py
 import mlc
 from mlc import pipelines
 

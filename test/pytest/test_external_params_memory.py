@@ -42,6 +42,7 @@ def test_folded_weights_go_to_a_file_and_the_archive_is_bit_identical(tmp_path, 
     assert (tmp_path / "on_disk.irpa").read_bytes() == (tmp_path / "in_memory.irpa").read_bytes()
     with torch.no_grad():
         torch.testing.assert_close(on_disk(x), model(x), rtol=1e-4, atol=1e-5)
+        torch.testing.assert_close(in_memory(x), model(x), rtol=1e-4, atol=1e-5)
 
 
 PEAK_OF_BERT_BASE = """

@@ -130,6 +130,8 @@ case("gelu_erf", "gelu", [floats(8, 16, low=-5, high=5)], F.gelu, 'approximate =
      dict(rtol=1e-6, atol=1e-6))
 case("gelu_tanh", "gelu", [floats(8, 16, low=-5, high=5)], lambda x: F.gelu(x, approximate="tanh"),
      'approximate = "tanh"', dict(rtol=1e-6, atol=1e-6))
+case("softplus", "softplus", [floats(8, 16, low=-8, high=8)], lambda x: F.softplus(x, beta=2.0, threshold=5.0),
+     "beta = 2.0 : f64, threshold = 5.0 : f64", dict(rtol=1e-6, atol=1e-6))
 case("clamp", "clamp", [np.array([-1.0, np.nan, 0.3, 7.0], np.float32)], lambda x: torch.clamp(x, -0.5, 1.0),
      "min = -0.5 : f64, max = 1.0 : f64")
 case("clamp_i32", "clamp", [ints(3, 4)], lambda x: torch.clamp(x, -3, 6), "min = -3.0 : f64, max = 6.0 : f64",

@@ -14,11 +14,11 @@ import sys
 import zipfile
 
 import iree.runtime
-import models  # examples/, put on the path by conftest
 import pytest
 import torch
 
 import mlc
+import models  # examples/, put on the path by conftest
 from mlc.driver import targets
 
 pytestmark = pytest.mark.slow

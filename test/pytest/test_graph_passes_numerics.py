@@ -23,7 +23,7 @@ from torch_mlir import ir
 import mlc.driver.compile as compile_
 import mlc.pipelines
 from mlc.driver import iree_backend
-from mlc.passes.fold_batchnorm import is_constant
+from mlc.passes.graph import folds_to_constant
 from mlc.pipelines import PipelineRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
@@ -129,7 +129,7 @@ def ops(module, *names):
 
 def activation_transposes(module):
     """The transposes of values computed at run time (a weight's transpose is folded)."""
-    return [op for op in ops(module, "mlc.transpose") if not is_constant(op.operands[0])]
+    return [op for op in ops(module, "mlc.transpose") if not folds_to_constant(op.operands[0])]
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))

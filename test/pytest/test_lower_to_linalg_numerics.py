@@ -120,6 +120,8 @@ for name, reference in (("neg", torch.neg), ("abs", torch.abs), ("relu", torch.r
 op("elementwise", "gelu_erf", "gelu", [floats(3, 4, low=-4, high=4)], F.gelu, 'approximate = "none"')
 op("elementwise", "gelu_tanh", "gelu", [floats(3, 4, low=-4, high=4)],
    lambda x: F.gelu(x, approximate="tanh"), 'approximate = "tanh"')
+op("elementwise", "softplus", "softplus", [floats(3, 4, low=-8, high=8)],
+   lambda x: F.softplus(x, beta=2.0, threshold=5.0), "beta = 2.0 : f64, threshold = 5.0 : f64")
 op("elementwise", "clamp", "clamp", [floats(3, 4)], lambda x: torch.clamp(x, -0.5, 1.0),
    "min = -0.5 : f64, max = 1.0 : f64")
 op("elementwise", "clamp_min_only", "clamp", [np.array([-1.0, np.nan, 7.0], np.float32)],
@@ -615,12 +617,12 @@ chain("data", "fusion_group_nested", """\
       [floats(2, 3), np.array([1, 0, 1, 1], np.int64)], lambda x, i: -torch.index_select(torch.exp(x), 0, i))
 
 RESOURCE = floats(4)
-RESOURCE_FUNCTION = f"""\
-func.func @constant_resource(%a0: tensor<4xf32>) -> tensor<4xf32> {{
-  %w = "mlc.constant"() {{value = dense_resource<weights> : tensor<4xf32>}} : () -> tensor<4xf32>
+RESOURCE_FUNCTION = """\
+func.func @constant_resource(%a0: tensor<4xf32>) -> tensor<4xf32> {
+  %w = "mlc.constant"() {value = dense_resource<weights> : tensor<4xf32>} : () -> tensor<4xf32>
   %r = "mlc.mul"(%a0, %w) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
-}}"""
+}"""
 RESOURCE_BLOB = f"""
 {{-#
   dialect_resources: {{ builtin: {{ weights: "0x04000000{RESOURCE.tobytes().hex()}" }} }}

@@ -83,7 +83,7 @@ def test_artifact_is_llvm_bytecode_and_no_vmfb():
     assert not target.is_iree and target.can_run() == (True, "")
     assert "dispatches" not in compiled.report
     with pytest.raises(mlc.UserError, match="target 'mlir-cpu' builds no .vmfb"):
-        compiled.vmfb
+        _ = compiled.vmfb
     with ir.Context():
         module = ir.Module.parse(compiled.artifact)
         names = set()

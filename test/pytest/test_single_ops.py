@@ -126,6 +126,7 @@ for name, fn, make in [
     ("leaky_relu", lambda x: F.leaky_relu(x, 0.1), floats(3, 4)),
     ("elu", F.elu, floats(3, 4)),
     ("softplus", F.softplus, floats(3, 4, low=-4, high=4)),
+    ("softplus_beta_threshold", lambda x: F.softplus(x, beta=2.0, threshold=3.0), floats(3, 4, low=-4, high=4)),
     ("hardswish", F.hardswish, floats(3, 4, low=-4, high=4)),
     ("hardsigmoid", F.hardsigmoid, floats(3, 4, low=-4, high=4)),
     ("mish", F.mish, floats(3, 4, low=-4, high=4)),

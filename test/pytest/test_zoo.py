@@ -3,9 +3,9 @@ PyTorch eager. Real architectures at full size: run with `make test-models`."""
 
 import pytest
 import torch
+import zoo
 
 import mlc
-import zoo
 
 pytestmark = pytest.mark.models
 

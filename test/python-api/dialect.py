@@ -5,7 +5,7 @@ from torch_mlir import ir
 
 import mlc
 from mlc import dialects, pipelines
-from mlc.dialects import elementwise_ops, reduction_ops, shape_ops
+from mlc.dialects import elementwise_ops, reduction_ops
 
 F32 = lambda: ir.F32Type.get()  # noqa: E731
 

@@ -45,3 +45,16 @@ func.func @conv_batch_norm_relu(%x: !torch.vtensor<[1,3,8,8],f32>) -> !torch.vte
   %2 = torch.aten.relu %1 : !torch.vtensor<[1,4,4,4],f32> -> !torch.vtensor<[1,4,4,4],f32>
   return %2 : !torch.vtensor<[1,4,4,4],f32>
 }
+
+// -----
+
+/// softplus keeps its beta and threshold (torch-mlir keeps it whole: `keep_whole`).
+
+// CHECK-LABEL: func.func @softplus
+// CHECK: "mlc.softplus"(%{{.*}}) {beta = 2.000000e+00 : f64, threshold = 1.000000e+01 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+func.func @softplus(%x: !torch.vtensor<[4],f32>) -> !torch.vtensor<[4],f32> {
+  %beta = torch.constant.float 2.0
+  %threshold = torch.constant.int 10
+  %0 = torch.aten.softplus %x, %beta, %threshold : !torch.vtensor<[4],f32>, !torch.float, !torch.int -> !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}

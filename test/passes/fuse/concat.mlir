@@ -1,8 +1,17 @@
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-fuse)' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-fuse{isolate=concat,im2col})' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-fuse)' | FileCheck %s --check-prefix=FUSED
 
-/// mlc.concat is OPAQUE: it is lowered to slices inserted into one buffer, which
-/// IREE's CPU code generation cannot vectorize together with other ops, so it runs
-/// alone. Neither its elementwise producer nor its elementwise consumer joins it.
+/// IREE's targets run mlc.concat alone (`isolate`, from `Target.runs_alone`): it is
+/// lowered to slices inserted into one buffer, which IREE's CPU code generation cannot
+/// vectorize together with other ops. Neither its elementwise producer nor its
+/// elementwise consumer joins it. Without `isolate` it is injective, as TVM has it, and
+/// fuses with both.
+
+// FUSED-LABEL: func.func @negative_concat_alone
+// FUSED:      "mlc.fusion_group"() ({
+// FUSED-NEXT:   "mlc.exp"
+// FUSED-NEXT:   "mlc.concat"
+// FUSED-NEXT:   "mlc.relu"
 
 // CHECK-LABEL: func.func @negative_concat_alone
 // CHECK:      %[[E:.*]] = "mlc.fusion_group"() ({

@@ -305,6 +305,26 @@ func.func @gelu_tanh(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+/// softplus: x where beta * x > threshold, else log1p(exp(beta * x)) / beta.
+
+// CHECK-LABEL: func.func @softplus
+// CHECK: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[BETA:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT: %[[SCALED:.*]] = arith.mulf %[[IN]], %[[BETA]]
+// CHECK-NEXT: %[[EXP:.*]] = math.exp %[[SCALED]]
+// CHECK-NEXT: %[[LOG1P:.*]] = math.log1p %[[EXP]]
+// CHECK: %[[SOFT:.*]] = arith.divf %[[LOG1P]], %{{.*}}
+// CHECK-NEXT: %[[T:.*]] = arith.constant 1.000000e+01 : f32
+// CHECK-NEXT: %[[ABOVE:.*]] = arith.cmpf ogt, %[[SCALED]], %[[T]]
+// CHECK-NEXT: %[[Y:.*]] = arith.select %[[ABOVE]], %[[IN]], %[[SOFT]]
+// CHECK-NEXT: linalg.yield %[[Y]]
+func.func @softplus(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "mlc.softplus"(%x) {beta = 2.0 : f64, threshold = 10.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
 /// clamp is max then min, both NaN-propagating.
 
 // CHECK-LABEL: func.func @clamp

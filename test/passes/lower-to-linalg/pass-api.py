@@ -5,8 +5,8 @@
 from torch_mlir import ir
 
 import mlc.dialects
-from mlc.passes import PASSES
-from mlc.passes import lower_to_linalg
+from mlc.dialects.elementwise_ops import ReluOp
+from mlc.passes import PASSES, lower_to_linalg
 from mlc.pipelines import PipelineRunner
 
 SOURCE = """
@@ -61,11 +61,11 @@ print(dict(sorted(run(CONCAT_CHAIN).records[0].statistics.items())))
 # CHECK: loc("-":6:10): error: 'mlc.relu' op has no lowering to linalg
 # CHECK-NEXT: loc("-":9:8): error: 'mlc.relu' op has no lowering to linalg
 print("TEST: no_lowering")
-relu = lower_to_linalg.LOWERINGS.pop("mlc.relu")
+relu = lower_to_linalg.LOWERINGS.pop(ReluOp)
 try:
     run(SOURCE)
 except ir.MLIRError as error:
     for diagnostic in error.error_diagnostics:
         print(diagnostic.location, diagnostic.message, sep=": error: ")
 finally:
-    lower_to_linalg.LOWERINGS["mlc.relu"] = relu
+    lower_to_linalg.LOWERINGS[ReluOp] = relu
