@@ -1,0 +1,120 @@
+"""`torch.compile(model, backend="mlc")`: each graph Dynamo hands over runs as an mlc
+executable (registered as a `torch_dynamo_backends` entry point, so no `import mlc`).
+
+- The module's parameters reach a Dynamo graph as inputs. mlc holds them as the
+  graph's weights, so that it folds batch norms into them and IREE packs them at
+  compile time; every call checks that each is the same tensor at the same version,
+  and recompiles when one changed rather than compute with stale weights.
+- Sizes Dynamo made symbolic (`dynamic=True`, or its automatic dynamic on a new
+  shape) are specialized: one executable per concrete shape seen, cached, so a
+  repeated shape never recompiles. (mlc's own dynamic shapes are not used here yet.)
+- A graph mlc cannot compile runs eagerly, with one warning saying why; so does a
+  call that needs autograd (mlc compiles inference). Nothing here raises into the
+  user's program but a bad option.
+"""
+
+import dataclasses
+import re
+import warnings
+from collections.abc import Callable
+
+import torch
+
+from ..errors import UserError
+
+OPTIONS = {"target": str, "opt_level": int}
+GRAPH_LOCATION = re.compile(r"^<eval_with_key>\S*: (error: )?")
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    target: str = "llvm-cpu"
+    opt_level: int = 2
+
+
+def mlc_backend(graph: torch.fx.GraphModule, example_inputs, *, options: dict | None = None, **_mode) -> Callable:
+    """The Dynamo backend: `options` are mlc.compile's `target` and `opt_level`."""
+    return CompiledGraph(graph, list(example_inputs), settings(options or {}))
+
+
+def settings(options: dict) -> Settings:
+    for name, value in options.items():
+        if name not in OPTIONS:
+            raise UserError(f"torch.compile backend 'mlc': unknown option '{name}' (known: {', '.join(OPTIONS)})")
+        if not isinstance(value, OPTIONS[name]):
+            raise UserError(f"torch.compile backend 'mlc': option '{name}' expects {OPTIONS[name].__name__}, "
+                            f"got {value!r}")
+    return Settings(**options)
+
+
+class CompiledGraph:
+    """One Dynamo graph: its executables by input signature, compiled on first use."""
+
+    def __init__(self, graph: torch.fx.GraphModule, example_inputs: list, settings: Settings):
+        self.graph = graph
+        self.settings = settings
+        self.weights = {i: (x, x._version) for i, x in enumerate(example_inputs) if isinstance(x, torch.nn.Parameter)}
+        self.executables: dict[tuple, Callable | None] = {}  # None: runs eagerly
+        self.warned: set[str] = set()
+
+    def __call__(self, *args):
+        if torch.is_grad_enabled() and any(isinstance(a, torch.Tensor) and a.requires_grad for a in args):
+            self._warn_once("a call with autograd (wrap it in torch.no_grad()) runs eagerly: mlc compiles inference")
+            return self.graph(*args)
+        if any(args[i] is not weight or weight._version != version for i, (weight, version) in self.weights.items()):
+            self._refreeze(args)
+        signature = self._signature(args)
+        if signature not in self.executables:
+            self.executables[signature] = self._compile(args)
+        executable = self.executables[signature]
+        if executable is None:
+            return self.graph(*args)
+        return executable(*[a for i, a in enumerate(args) if i not in self.weights and isinstance(a, torch.Tensor)])
+
+    def _signature(self, args) -> tuple:
+        """What an executable is specialized to: live tensors' shapes and dtypes, and ints' values."""
+        return tuple((tuple(a.shape), a.dtype) if isinstance(a, torch.Tensor) else a
+                     for i, a in enumerate(args) if i not in self.weights)
+
+    def _refreeze(self, args) -> None:
+        """A parameter was replaced or changed in place: the executables hold stale weights."""
+        self.weights = {i: (args[i], args[i]._version) for i in self.weights}
+        self.executables.clear()
+
+    def _compile(self, args) -> Callable | None:
+        from .compile import compile_model
+
+        specialized = Specialized(self.graph, args, set(self.weights))
+        live = tuple(a for i, a in enumerate(args) if i not in self.weights and isinstance(a, torch.Tensor))
+        try:
+            return compile_model(specialized, live, target=self.settings.target, opt_level=self.settings.opt_level,
+                                 allow_fallback=True)
+        except Exception as error:  # noqa: BLE001 - any failure of mlc's leaves the user's program running
+            reason = " ".join(line.strip() for line in str(error).strip().splitlines()[:3]) or type(error).__name__
+            reason = GRAPH_LOCATION.sub("", reason)  # the graph's own location says nothing; the ops' lines do
+            self._warn_once(f"this graph runs eagerly: mlc could not compile it: {reason}")
+            return None
+
+    def _warn_once(self, message: str) -> None:
+        if message not in self.warned:
+            self.warned.add(message)
+            warnings.warn(f"mlc (torch.compile backend): {message}", stacklevel=2)
+
+
+class Specialized(torch.nn.Module):
+    """A Dynamo graph with its parameters held as weights and its int inputs fixed:
+    what torch.export, and so mlc, takes. Its inputs are the graph's other tensors."""
+
+    def __init__(self, graph: torch.fx.GraphModule, args, weights: set[int]):
+        super().__init__()
+        self.graph = graph
+        self.fixed = {i: a for i, a in enumerate(args) if i not in weights and not isinstance(a, torch.Tensor)}
+        self.count = len(args)
+        for i in weights:
+            self.register_parameter(f"weight_{i}", torch.nn.Parameter(args[i].detach(), requires_grad=False))
+
+    def forward(self, *tensors):
+        live = iter(tensors)
+        args = [getattr(self, f"weight_{i}") if hasattr(self, f"weight_{i}") else self.fixed[i] if i in self.fixed
+                else next(live) for i in range(self.count)]
+        return self.graph(*args)
