@@ -16,7 +16,7 @@ __all__ = ["compile", "coverage", "UserError"]
 
 def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2, pipeline=None,
             dynamic_shapes=None, report=None, target_options=None, allow_fallback: bool = False,
-            external_params=False):
+            external_params=False, repro=None):
     """Compiles `model` for `target` ("llvm-cpu"); returns a callable `Compiled`.
 
     `example_args` is a tuple of tensors (or one tensor) of the shapes and dtypes
@@ -30,12 +30,14 @@ def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2
     `external_params` keeps the large weights out of the executable, in an IREE
     parameter archive: True for a temporary file the result owns, or a path
     ("weights.irpa"); `compiled.save("m.vmfb")` then also writes "m.irpa".
+    `repro` names the directory a reproducer goes to when a stage fails for a reason
+    that is not the user's (default: a new temporary one; the error names it).
     """
     from .driver.compile import compile_model
 
     compiled = compile_model(model, example_args, target=target, opt_level=opt_level, pipeline=pipeline,
                              dynamic_shapes=dynamic_shapes, target_options=target_options,
-                             allow_fallback=allow_fallback, external_params=external_params)
+                             allow_fallback=allow_fallback, external_params=external_params, repro=repro)
     if report is not None:
         with open(report, "w") as file:
             json.dump(compiled.report, file, indent=2)

@@ -15,7 +15,7 @@ from ..dialects import make_context
 from ..errors import UserError
 from ..passes.lower_torch_fallback import fallback_ops
 from ..pipelines.torch_to_mlc import torch_to_mlc
-from . import diagnostics, iree_backend, targets, torch_import
+from . import diagnostics, iree_backend, reproducer, targets, torch_import
 from . import parameters as external_parameters
 from . import profile as profiling
 from .compiled import Compiled
@@ -57,10 +57,29 @@ def run_stage(stage: str, elements: list, module: ir.Operation, report: dict) ->
     })
 
 
+def run_stage_or_reproduce(stage: str, elements: list, module: ir.Operation, report: dict, repro=None) -> None:
+    """`run_stage`, keeping the module from before it (a clone: the weights are shared, not
+    copied) for a reproducer when the failure is mlc's: any in the graph passes or the
+    lowering, and an internal error in converting from torch (an op mlc does not convert
+    is the model's)."""
+    before = module.clone()
+    try:
+        run_stage(stage, elements, module, report)
+    except UserError as error:
+        if stage == "torch to mlc" and "internal error in pass" not in str(error):
+            raise
+        written = reproducer.for_passes(repro, stage, before, reproducer.pipeline_text(elements))
+        raise UserError(f"{error}\n{reproducer.note(written)}") from None
+    finally:
+        before.erase()
+
+
 def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pipeline, report: dict, levels=None,
-          target_options=None, allow_fallback=False, params=None):
+          target_options=None, allow_fallback=False, params=None, repro=None):
     """Runs the stages after `start` up to `stop`; returns the executable when `stop` is "vmfb".
     With `params` (a path), the large weights go to a parameter archive there, not into the executable.
+    A stage that fails for a reason that is not the user's writes a reproducer (to `repro`, a
+    directory, or a temporary one) and names it in the error.
 
     The "mlc" level is the optimized graph: conversion from torch, then the
     pipeline's graph passes.
@@ -72,13 +91,16 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
         if levels is not None:
             levels[level] = print_ir(module)
 
+    def stage(name: str, elements: list) -> None:
+        run_stage_or_reproduce(name, elements, module, report, repro)
+
     if order(start) < order("mlc") <= order(stop):
-        run_stage("torch to mlc", torch_to_mlc(allow_fallback), module, report)
+        stage("torch to mlc", torch_to_mlc(allow_fallback))
         if allow_fallback:
             report["fallback"] = fallback_ops(report)
         report["ops"]["after import"] = count_ops(module)
     if order(start) < order("linalg") and order("mlc") <= order(stop) and pipeline.passes:
-        run_stage(f"{pipeline.name} graph passes", pipeline.graph_passes(targets.get(target).runs_alone), module, report)
+        stage(f"{pipeline.name} graph passes", pipeline.graph_passes(targets.get(target).runs_alone))
     if order(start) < order("linalg"):
         report["ops"]["after optimization"] = count_ops(module)
         report["matmul flops"] = matmul_flops(module)
@@ -86,7 +108,7 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
     if order(start) < order("mlc") <= order(stop):
         reached("mlc")
     if order(start) < order("linalg") <= order(stop):
-        run_stage("lowering to linalg", pipeline.lowering(targets.get(target).dispatch_regions), module, report)
+        stage("lowering to linalg", pipeline.lowering(targets.get(target).dispatch_regions))
         reached("linalg")
     if stop != "vmfb":
         return None
@@ -100,7 +122,11 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
     if params is not None:
         external_parameters.export(module, params, report, folded=folded)
     begin = time.perf_counter()
-    artifact = chosen.compile(module, targets.check_options(chosen, target_options or {}))
+    try:
+        artifact = chosen.compile(module, targets.check_options(chosen, target_options or {}))
+    except reproducer.IreeCompileFailure as failure:
+        written = reproducer.for_iree(repro, f"compile for {target}", failure)
+        raise UserError(f"{failure}\n{reproducer.note(written)}") from None
     report["stages"].append({"stage": f"compile for {target}", "seconds": round(time.perf_counter() - begin, 4)})
     if chosen.is_iree:
         artifact.planned = planned  # what each dispatch runs, for Compiled.profile
@@ -154,7 +180,7 @@ def resolve_pipeline(opt_level=2, pipeline=None) -> pipelines.Pipeline:
 
 
 def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeline=None, dynamic_shapes=None,
-                  target_options=None, allow_fallback=False, external_params=False) -> Compiled:
+                  target_options=None, allow_fallback=False, external_params=False, repro=None) -> Compiled:
     """See `mlc.compile`."""
     targets.check_options(targets.get(target), target_options or {})
     params, owned = external_parameters.resolve(external_params, targets.get(target))
@@ -166,7 +192,8 @@ def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeli
     levels = {"torch": print_ir(module)}
     try:
         artifact = lower(module, start="torch", stop="vmfb", target=target, pipeline=pipeline, report=report,
-                         levels=levels, target_options=target_options, allow_fallback=allow_fallback, params=params)
+                         levels=levels, target_options=target_options, allow_fallback=allow_fallback, params=params,
+                         repro=repro)
     except BaseException:
         if owned:  # the temporary archive is written before IREE compiles; nobody would remove it
             external_parameters.remove(params)

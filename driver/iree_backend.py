@@ -21,6 +21,7 @@ from torch_mlir import ir
 from ..errors import UserError
 from . import parameters as external_parameters
 from . import targets
+from .reproducer import IreeCompileFailure
 
 TARGET_FLAGS = {
     "llvm-cpu": [
@@ -111,13 +112,20 @@ def compile_to_vmfb(module: ir.Operation, target: str, extra_flags=()) -> Execut
             "--iree-scheduling-dump-statistics-format=csv",
             f"--iree-scheduling-dump-statistics-file={statistics_file}",
         ]
+        bytecode = to_bytecode(module)
         try:
-            executable = Executable(iree.compiler.compile_str(to_bytecode(module), extra_args=flags))
+            executable = Executable(iree.compiler.compile_str(bytecode, extra_args=flags))
         except iree.compiler.CompilerToolError as error:
-            raise UserError(f"IREE failed to compile for {target}:\n{_compiler_diagnostics(error)}") from None
+            message = f"IREE failed to compile for {target}:\n{_compiler_diagnostics(error)}"
+            raise IreeCompileFailure(message, bytecode, _iree_compile_flags(flags)) from None
         if statistics_file.exists():
             executable.statistics = dispatch_statistics(statistics_file.read_text())
     return executable
+
+
+def _iree_compile_flags(flags: list[str]) -> list[str]:
+    """iree-compile's flags for what `compile_str` ran, less the statistics dump."""
+    return [flag for flag in flags if not flag.startswith("--iree-scheduling-dump-statistics")]
 
 
 _DISPATCH_CALL = "vm.call.variadic @hal.command_buffer.dispatch"

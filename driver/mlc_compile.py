@@ -42,6 +42,10 @@ def _argument_parser() -> ArgumentParser:
     parser.add_argument("--params", metavar="FILE.irpa",
                         help="keep the large weights out of the .vmfb, in an IREE parameter archive "
                              "(run with iree-run-module --parameters=model=FILE.irpa)")
+    parser.add_argument("--repro", metavar="DIR",
+                        help="where a reproducer goes when a stage fails for a reason that is not the model's "
+                             "(a pass raising, IREE failing): the module before the stage, its pipeline or IREE "
+                             "flags, and repro.sh (default: a new temporary directory)")
     parser.add_argument("--coverage", action="store_true",
                         help="print per torch op type whether it converts, lowers, and compiles for each target "
                              "(or --target), then stop; --report writes it as JSON")
@@ -130,7 +134,8 @@ def _main(argv) -> int:
     if getattr(args, "dynamic_shapes_report", None) is not None:
         report["dynamic shapes"] = args.dynamic_shapes_report
     vmfb = lower(module, start=level, stop=args.emit, target=args.target, pipeline=pipeline, report=report,
-                 target_options=target_options, allow_fallback=args.allow_fallback, params=args.params)
+                 target_options=target_options, allow_fallback=args.allow_fallback, params=args.params,
+                 repro=args.repro)
     if args.emit == "vmfb":
         write_output(vmfb, args.output)
         if args.profile:

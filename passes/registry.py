@@ -37,6 +37,15 @@ class Pass:
     def options(cls) -> list[dataclasses.Field]:
         return [f for f in dataclasses.fields(cls) if f.init]
 
+    def text(self) -> str:
+        """The pass as pipeline text, with the options that differ from their defaults:
+        what `mlc-opt --pass-pipeline` takes to run it again."""
+        changed = [(f.name.replace("_", "-"), getattr(self, f.name)) for f in self.options()
+                   if getattr(self, f.name) != f.default]
+        options = ",".join(f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+                           for name, value in changed)
+        return f"{self.name}{{{options}}}" if options else self.name
+
     def count(self, statistic: str, amount: int = 1) -> None:
         """Adds to a named statistic; reports show what a pass did."""
         self.statistics[statistic] = self.statistics.get(statistic, 0) + amount

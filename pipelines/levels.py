@@ -90,9 +90,9 @@ class Pipeline:
         return self
 
     def text(self) -> str:
-        """The whole pipeline as MLIR pipeline text (Pass instances by name)."""
+        """The whole pipeline as MLIR pipeline text (Pass instances with their options)."""
         return "builtin.module(" + ", ".join(
-            e.name if isinstance(e, Pass) else e for e in self.passes + self.lowering()
+            e.text() if isinstance(e, Pass) else e for e in self.passes + self.lowering()
         ) + ")"
 
 
