@@ -16,7 +16,7 @@ __all__ = ["compile", "coverage", "UserError"]
 
 def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2, pipeline=None,
             dynamic_shapes=None, report=None, target_options=None, allow_fallback: bool = False,
-            external_params=False, repro=None):
+            external_params=False, repro=None, progress: bool = False):
     """Compiles `model` for `target` ("llvm-cpu"); returns a callable `Compiled`.
 
     `example_args` is a tuple of tensors (or one tensor) of the shapes and dtypes
@@ -32,12 +32,14 @@ def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2
     ("weights.irpa"); `compiled.save("m.vmfb")` then also writes "m.irpa".
     `repro` names the directory a reproducer goes to when a stage fails for a reason
     that is not the user's (default: a new temporary one; the error names it).
+    `progress=True` shows each stage and its time on stderr, when stderr is a terminal.
     """
     from .driver.compile import compile_model
 
     compiled = compile_model(model, example_args, target=target, opt_level=opt_level, pipeline=pipeline,
                              dynamic_shapes=dynamic_shapes, target_options=target_options,
-                             allow_fallback=allow_fallback, external_params=external_params, repro=repro)
+                             allow_fallback=allow_fallback, external_params=external_params, repro=repro,
+                             progress=progress)
     if report is not None:
         with open(report, "w") as file:
             json.dump(compiled.report, file, indent=2)

@@ -21,6 +21,7 @@ from . import profile as profiling
 from .compiled import Compiled
 from .dynamic_shapes import report as dynamic_shapes_report
 from .graph_summary import count_ops, fusion_groups, matmul_flops
+from .progress import SILENT, Progress
 
 LEVELS = ("torch", "mlc", "linalg", "vmfb")
 
@@ -75,7 +76,7 @@ def run_stage_or_reproduce(stage: str, elements: list, module: ir.Operation, rep
 
 
 def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pipeline, report: dict, levels=None,
-          target_options=None, allow_fallback=False, params=None, repro=None):
+          target_options=None, allow_fallback=False, params=None, repro=None, progress: Progress = SILENT):
     """Runs the stages after `start` up to `stop`; returns the executable when `stop` is "vmfb".
     With `params` (a path), the large weights go to a parameter archive there, not into the executable.
     A stage that fails for a reason that is not the user's writes a reproducer (to `repro`, a
@@ -92,7 +93,8 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
             levels[level] = print_ir(module)
 
     def stage(name: str, elements: list) -> None:
-        run_stage_or_reproduce(name, elements, module, report, repro)
+        with progress.stage(name):
+            run_stage_or_reproduce(name, elements, module, report, repro)
 
     if order(start) < order("mlc") <= order(stop):
         stage("torch to mlc", torch_to_mlc(allow_fallback))
@@ -123,7 +125,8 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
         external_parameters.export(module, params, report, folded=folded)
     begin = time.perf_counter()
     try:
-        artifact = chosen.compile(module, targets.check_options(chosen, target_options or {}))
+        with progress.stage(f"compile for {target}"):
+            artifact = chosen.compile(module, targets.check_options(chosen, target_options or {}))
     except reproducer.IreeCompileFailure as failure:
         written = reproducer.for_iree(repro, f"compile for {target}", failure)
         raise UserError(f"{failure}\n{reproducer.note(written)}") from None
@@ -180,20 +183,23 @@ def resolve_pipeline(opt_level=2, pipeline=None) -> pipelines.Pipeline:
 
 
 def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeline=None, dynamic_shapes=None,
-                  target_options=None, allow_fallback=False, external_params=False, repro=None) -> Compiled:
+                  target_options=None, allow_fallback=False, external_params=False, repro=None,
+                  progress=False) -> Compiled:
     """See `mlc.compile`."""
     targets.check_options(targets.get(target), target_options or {})
     params, owned = external_parameters.resolve(external_params, targets.get(target))
     pipeline = resolve_pipeline(opt_level, pipeline)
     start = time.perf_counter()
-    program, module = import_model(model, example_args, dynamic_shapes=dynamic_shapes)
+    shown = Progress(progress)
+    with shown.stage("import"):
+        program, module = import_model(model, example_args, dynamic_shapes=dynamic_shapes)
     report = new_report(target, pipeline)
     report["dynamic shapes"] = dynamic_shapes_report(program, dynamic_shapes, model)
     levels = {"torch": print_ir(module)}
     try:
         artifact = lower(module, start="torch", stop="vmfb", target=target, pipeline=pipeline, report=report,
                          levels=levels, target_options=target_options, allow_fallback=allow_fallback, params=params,
-                         repro=repro)
+                         repro=repro, progress=shown)
     except BaseException:
         if owned:  # the temporary archive is written before IREE compiles; nobody would remove it
             external_parameters.remove(params)

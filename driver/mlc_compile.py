@@ -18,6 +18,7 @@ from . import coverage, diagnostics, dynamic_shapes, model_loading, parameters, 
 from . import profile as profiling
 from .cli import ArgumentParser, run_tool, write_output
 from .compile import LEVELS, detect_level, lower, new_report, resolve_pipeline
+from .progress import Progress
 
 
 def _argument_parser() -> ArgumentParser:
@@ -46,6 +47,8 @@ def _argument_parser() -> ArgumentParser:
                         help="where a reproducer goes when a stage fails for a reason that is not the model's "
                              "(a pass raising, IREE failing): the module before the stage, its pipeline or IREE "
                              "flags, and repro.sh (default: a new temporary directory)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress on stderr (shown only on a terminal: each stage and its time)")
     parser.add_argument("--coverage", action="store_true",
                         help="print per torch op type whether it converts, lowers, and compiles for each target "
                              "(or --target), then stop; --report writes it as JSON")
@@ -126,7 +129,9 @@ def _main(argv) -> int:
         if args.emit != "vmfb":
             raise UserError(f"--params applies to --emit=vmfb only (at --emit={args.emit} the weights stay in the IR)")
         parameters.check(targets.get(args.target), args.params)
-    module, level = _load(args)
+    progress = Progress(not args.quiet)
+    with progress.stage("import"):
+        module, level = _load(args)
     if LEVELS.index(level) > LEVELS.index(args.emit):
         raise UserError(f"the input is already at level '{level}', below --emit={args.emit}")
     pipeline = resolve_pipeline(args.opt_level)
@@ -135,7 +140,7 @@ def _main(argv) -> int:
         report["dynamic shapes"] = args.dynamic_shapes_report
     vmfb = lower(module, start=level, stop=args.emit, target=args.target, pipeline=pipeline, report=report,
                  target_options=target_options, allow_fallback=args.allow_fallback, params=args.params,
-                 repro=args.repro)
+                 repro=args.repro, progress=progress)
     if args.emit == "vmfb":
         write_output(vmfb, args.output)
         if args.profile:
