@@ -11,7 +11,7 @@ import json
 
 from .errors import UserError
 
-__all__ = ["compile", "coverage", "UserError"]
+__all__ = ["bisect", "compile", "coverage", "UserError"]
 
 
 def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2, pipeline=None,
@@ -58,3 +58,15 @@ def coverage(model, example_args, *, dynamic_shapes=None, targets=None):
     from .driver.coverage import coverage as check_coverage
 
     return check_coverage(model, example_args, dynamic_shapes=dynamic_shapes, targets=targets)
+
+
+def bisect(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2, pipeline=None, rtol: float = 1e-4,
+           atol: float = 1e-4):
+    """Where mlc's result first departs from eager: the pass after which it does, and the
+    first op of that pass's output whose value eager never computed at its source line.
+    Returns a `BisectReport` (`pass_name`, `op`, `location`, `max_error`; None where all
+    match) whose str() says it in one line. `pipeline` may hold passes of your own."""
+    from .driver.bisect import bisect as bisect_model
+
+    return bisect_model(model, example_args, target=target, opt_level=opt_level, pipeline=pipeline, rtol=rtol,
+                        atol=atol)

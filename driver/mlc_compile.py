@@ -16,6 +16,7 @@ from ..dialects import make_context
 from ..errors import UserError
 from . import coverage, diagnostics, dynamic_shapes, model_loading, parameters, source, targets, torch_import
 from . import profile as profiling
+from .bisect import bisect
 from .cli import ArgumentParser, run_tool, write_output
 from .compile import LEVELS, detect_level, lower, new_report, resolve_pipeline
 from .progress import Progress
@@ -47,6 +48,9 @@ def _argument_parser() -> ArgumentParser:
                         help="where a reproducer goes when a stage fails for a reason that is not the model's "
                              "(a pass raising, IREE failing): the module before the stage, its pipeline or IREE "
                              "flags, and repro.sh (default: a new temporary directory)")
+    parser.add_argument("--bisect", action="store_true",
+                        help="compare with eager after each pass (Python models): print the first pass after which "
+                             "the result departs from eager, and the first op it got wrong, with its source line")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress on stderr (shown only on a terminal: each stage and its time)")
     parser.add_argument("--coverage", action="store_true",
@@ -107,6 +111,22 @@ def _coverage(args) -> int:
     return 0
 
 
+def _bisect(args) -> int:
+    """--bisect: where the compiled result first departs from eager."""
+    if ".py:" not in args.model:
+        raise UserError("--bisect compares with eager PyTorch: it needs a Python model (file.py:Name)")
+    if not args.input_shape:
+        raise UserError("a Python model needs --input-shape for each input, e.g. --input-shape 1x3x224x224xf32")
+    if args.dynamic_dim or args.params or args.emit:
+        raise UserError("--bisect compiles at the example shapes with the weights inline: drop --dynamic-dim, "
+                        "--params and --emit")
+    model = model_loading.load_python_model(args.model)
+    inputs = tuple(model_loading.example_input(*model_loading.parse_input_shape(s)) for s in args.input_shape)
+    report = bisect(model, inputs, target=args.target or "llvm-cpu", opt_level=args.opt_level)
+    write_output(str(report) + "\n", args.output)
+    return 0
+
+
 def _main(argv) -> int:
     args = _argument_parser().parse_args(argv)
     if args.list_targets:
@@ -116,6 +136,8 @@ def _main(argv) -> int:
         raise UserError("no model given: mlc-compile MODEL (file.py:Name, .pt2 or .mlir)")
     if args.coverage:
         return _coverage(args)
+    if args.bisect:
+        return _bisect(args)
     args.target, args.emit = args.target or "llvm-cpu", args.emit or "vmfb"
     target_options = {"cuda-sm": args.cuda_sm} if args.cuda_sm is not None else {}
     if args.no_data_tiling:
