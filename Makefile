@@ -36,19 +36,21 @@ pytest: $(STAMP)
 test-models: $(STAMP)
 	$(BIN)/pytest -q -m models test/pytest
 
-# The Vulkan runtime of the vulkan-spirv target: the Vulkan loader and Mesa's lavapipe,
-# a Vulkan device on the CPU. Installed only when missing. Without root or apt-get this
-# says so and goes on; the Vulkan tests then skip with the reason.
-SYSTEM_PACKAGES := mesa-vulkan-drivers libvulkan1
+# Debian packages: the Vulkan runtime of the vulkan-spirv target (the Vulkan loader and
+# Mesa's lavapipe, a Vulkan device on the CPU); Graphviz, which lays out the picture of
+# the fusion plan (--graph); Chromium, the headless browser its test loads the page in.
+# Installed only when missing. Without root or apt-get this says so and goes on; the
+# tests that need them then skip with the reason.
+SYSTEM_PACKAGES := mesa-vulkan-drivers libvulkan1 graphviz chromium
 
 system-packages:
 	@if dpkg -s $(SYSTEM_PACKAGES) >/dev/null 2>&1; then \
 	  echo "system-packages: $(SYSTEM_PACKAGES) installed"; \
 	elif [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then \
-	  echo "system-packages: cannot install $(SYSTEM_PACKAGES) (needs root and apt-get); the Vulkan tests will skip"; \
+	  echo "system-packages: cannot install $(SYSTEM_PACKAGES) (needs root and apt-get); the tests needing them will skip"; \
 	else \
 	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(SYSTEM_PACKAGES) \
-	    || echo "system-packages: apt-get could not install $(SYSTEM_PACKAGES); the Vulkan tests will skip"; \
+	    || echo "system-packages: apt-get could not install $(SYSTEM_PACKAGES); the tests needing them will skip"; \
 	fi
 
 # Skips the end-to-end tests marked slow.

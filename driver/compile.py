@@ -21,6 +21,7 @@ from . import profile as profiling
 from .compiled import Compiled
 from .dynamic_shapes import report as dynamic_shapes_report
 from .graph_summary import count_ops, fusion_groups, matmul_flops
+from .plan_graph import PlanGraph
 from .progress import SILENT, Progress
 
 LEVELS = ("torch", "mlc", "linalg", "vmfb")
@@ -76,11 +77,13 @@ def run_stage_or_reproduce(stage: str, elements: list, module: ir.Operation, rep
 
 
 def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pipeline, report: dict, levels=None,
-          target_options=None, allow_fallback=False, params=None, repro=None, progress: Progress = SILENT):
+          target_options=None, allow_fallback=False, params=None, repro=None, progress: Progress = SILENT,
+          observe=None):
     """Runs the stages after `start` up to `stop`; returns the executable when `stop` is "vmfb".
     With `params` (a path), the large weights go to a parameter archive there, not into the executable.
     A stage that fails for a reason that is not the user's writes a reproducer (to `repro`, a
-    directory, or a temporary one) and names it in the error.
+    directory, or a temporary one) and names it in the error. `observe(level, module)`, if
+    given, sees the module at each level reached ("mlc": the optimized graph, "linalg").
 
     The "mlc" level is the optimized graph: conversion from torch, then the
     pipeline's graph passes.
@@ -91,6 +94,8 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
     def reached(level):
         if levels is not None:
             levels[level] = print_ir(module)
+        if observe is not None:
+            observe(level, module)
 
     def stage(name: str, elements: list) -> None:
         with progress.stage(name):
@@ -107,7 +112,7 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
         report["ops"]["after optimization"] = count_ops(module)
         report["matmul flops"] = matmul_flops(module)
         report["fusion groups"] = fusion_groups(module)
-    if order(start) < order("mlc") <= order(stop):
+    if order(start) <= order("mlc") <= order(stop):
         reached("mlc")
     if order(start) < order("linalg") <= order(stop):
         stage("lowering to linalg", pipeline.lowering(targets.get(target).dispatch_regions))
@@ -196,14 +201,20 @@ def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeli
     report = new_report(target, pipeline)
     report["dynamic shapes"] = dynamic_shapes_report(program, dynamic_shapes, model)
     levels = {"torch": print_ir(module)}
+    plans = {}
+
+    def keep_plan(level, optimized):
+        if level == "mlc":
+            plans["mlc"] = PlanGraph.of(optimized)
+
     try:
         artifact = lower(module, start="torch", stop="vmfb", target=target, pipeline=pipeline, report=report,
                          levels=levels, target_options=target_options, allow_fallback=allow_fallback, params=params,
-                         repro=repro, progress=shown)
+                         repro=repro, progress=shown, observe=keep_plan)
     except BaseException:
         if owned:  # the temporary archive is written before IREE compiles; nobody would remove it
             external_parameters.remove(params)
         raise
     report["seconds"] = round(time.perf_counter() - start, 3)
     return Compiled(program=program, ir_levels=levels, artifact=artifact, target=target, report=report,
-                    parameters=params, owns_parameters=owned)
+                    parameters=params, owns_parameters=owned, plan=plans.get("mlc"))

@@ -17,13 +17,14 @@ class Compiled:
     """A model compiled by mlc: callable, with its IR at each level and its executable."""
 
     def __init__(self, *, program, ir_levels: dict[str, str], artifact: bytes, target: str, report: dict,
-                 parameters: str | None = None, owns_parameters: bool = False):
+                 parameters: str | None = None, owns_parameters: bool = False, plan=None):
         self._program = program
         self._ir = ir_levels
         self.artifact = artifact
         self.target = target
         self.report = report
         self.parameters = parameters  # the IREE parameter archive holding the large weights, if any
+        self._plan = plan  # the optimized graph's PlanGraph (driver/plan_graph.py)
         if owns_parameters:
             weakref.finalize(self, os.remove, parameters)
         load = targets.get(target).load
@@ -42,6 +43,16 @@ class Compiled:
         if level not in self._ir:
             raise UserError(f"unknown IR level '{level}' (known: {', '.join(self._ir)})")
         return self._ir[level]
+
+    def graph(self, path: str | None = None) -> str:
+        """The fusion plan as a self-contained HTML page (Graphviz lays it out): each fusion
+        group a numbered box around its ops, each op's kind, shape and source line on hover.
+        Written to `path` too, if given."""
+        page = self._plan.html()
+        if path is not None:
+            with open(path, "w") as file:
+                file.write(page)
+        return page
 
     @property
     def vmfb(self) -> bytes:

@@ -19,6 +19,7 @@ from . import profile as profiling
 from .bisect import bisect
 from .cli import ArgumentParser, run_tool, write_output
 from .compile import LEVELS, detect_level, lower, new_report, resolve_pipeline
+from .plan_graph import PlanGraph
 from .progress import Progress
 
 
@@ -48,6 +49,9 @@ def _argument_parser() -> ArgumentParser:
                         help="where a reproducer goes when a stage fails for a reason that is not the model's "
                              "(a pass raising, IREE failing): the module before the stage, its pipeline or IREE "
                              "flags, and repro.sh (default: a new temporary directory)")
+    parser.add_argument("--graph", metavar="FILE.html",
+                        help="draw the fusion plan: a self-contained HTML page of the optimized mlc graph, each "
+                             "fusion group a numbered box, each op's kind, shape and source line on hover")
     parser.add_argument("--bisect", action="store_true",
                         help="compare with eager after each pass (Python models): print the first pass after which "
                              "the result departs from eager, and the first op it got wrong, with its source line")
@@ -156,13 +160,21 @@ def _main(argv) -> int:
         module, level = _load(args)
     if LEVELS.index(level) > LEVELS.index(args.emit):
         raise UserError(f"the input is already at level '{level}', below --emit={args.emit}")
+    if args.graph is not None and LEVELS.index(level) > LEVELS.index("mlc"):
+        raise UserError(f"--graph draws the mlc graph: the input is already at level '{level}'")
+    if args.graph is not None and LEVELS.index(args.emit) < LEVELS.index("mlc"):
+        raise UserError("--graph draws the optimized mlc graph: it needs --emit=mlc or later")
     pipeline = resolve_pipeline(args.opt_level)
     report = {**new_report(args.target, pipeline), "input level": level}
+    plans = {}
     if getattr(args, "dynamic_shapes_report", None) is not None:
         report["dynamic shapes"] = args.dynamic_shapes_report
     vmfb = lower(module, start=level, stop=args.emit, target=args.target, pipeline=pipeline, report=report,
                  target_options=target_options, allow_fallback=args.allow_fallback, params=args.params,
-                 repro=args.repro, progress=progress)
+                 repro=args.repro, progress=progress,
+                 observe=lambda at, optimized: plans.setdefault(at, PlanGraph.of(optimized)) if at == "mlc" else None)
+    if args.graph is not None:
+        write_output(plans["mlc"].html(f"mlc fusion plan: {args.model}"), args.graph)
     if args.emit == "vmfb":
         write_output(vmfb, args.output)
         if args.profile:
