@@ -6,8 +6,10 @@ executable (registered as a `torch_dynamo_backends` entry point, so no `import m
   compile time; every call checks that each is the same tensor at the same version,
   and recompiles when one changed rather than compute with stale weights.
 - Sizes Dynamo made symbolic (`dynamic=True`, or its automatic dynamic on a new
-  shape) are specialized: one executable per concrete shape seen, cached, so a
-  repeated shape never recompiles. (mlc's own dynamic shapes are not used here yet.)
+  shape) become mlc's dynamic shapes: one executable for every size, its size inputs
+  read from the tensors' shapes. Where mlc cannot compile the graph with dynamic
+  sizes, it is specialized instead: one executable per concrete shape seen, cached,
+  so a repeated shape never recompiles.
 - A graph mlc cannot compile runs eagerly, with one warning saying why; so does a
   call that needs autograd (mlc compiles inference). Nothing here raises into the
   user's program but a bad option.
@@ -56,6 +58,8 @@ class CompiledGraph:
         self.weights = {i: (x, x._version) for i, x in enumerate(example_inputs) if isinstance(x, torch.nn.Parameter)}
         self.executables: dict[tuple, Callable | None] = {}  # None: runs eagerly
         self.warned: set[str] = set()
+        self.sizes = symbolic_sizes(graph, set(self.weights))  # None: no symbolic sizes, or not from shapes
+        self.dynamic: Callable | None = None
 
     def __call__(self, *args):
         if torch.is_grad_enabled() and any(isinstance(a, torch.Tensor) and a.requires_grad for a in args):
@@ -63,13 +67,22 @@ class CompiledGraph:
             return self.graph(*args)
         if any(args[i] is not weight or weight._version != version for i, (weight, version) in self.weights.items()):
             self._refreeze(args)
+        live = [a for i, a in enumerate(args) if i not in self.weights and isinstance(a, torch.Tensor)]
+        if self.sizes is not None and self.dynamic is None:
+            self.dynamic = self._compile_dynamic(args)
+            self.sizes = self.sizes if self.dynamic is not None else None
+        if self.dynamic is not None:
+            try:
+                return self.dynamic(*live)
+            except UserError:  # torch.export kept a size static after all: one executable per shape
+                self.dynamic = self.sizes = None
         signature = self._signature(args)
         if signature not in self.executables:
             self.executables[signature] = self._compile(args)
         executable = self.executables[signature]
         if executable is None:
             return self.graph(*args)
-        return executable(*[a for i, a in enumerate(args) if i not in self.weights and isinstance(a, torch.Tensor)])
+        return executable(*live)
 
     def _signature(self, args) -> tuple:
         """What an executable is specialized to: live tensors' shapes and dtypes, and ints' values."""
@@ -80,15 +93,30 @@ class CompiledGraph:
         """A parameter was replaced or changed in place: the executables hold stale weights."""
         self.weights = {i: (args[i], args[i]._version) for i in self.weights}
         self.executables.clear()
+        self.dynamic = None
+
+    def _compile_dynamic(self, args) -> Callable | None:
+        """One executable for all sizes, or None where mlc cannot compile this graph so."""
+        from .compile import compile_model
+
+        specialized = Specialized(self.graph, args, set(self.weights), self.sizes.sources)
+        try:
+            return compile_model(specialized, self._live(args), target=self.settings.target,
+                                 opt_level=self.settings.opt_level, allow_fallback=True,
+                                 dynamic_shapes={"tensors": self.sizes.dynamic_shapes})
+        except Exception:  # noqa: BLE001 - then each shape gets its own executable
+            return None
+
+    def _live(self, args) -> tuple:
+        return tuple(a for i, a in enumerate(args) if i not in self.weights and isinstance(a, torch.Tensor))
 
     def _compile(self, args) -> Callable | None:
         from .compile import compile_model
 
         specialized = Specialized(self.graph, args, set(self.weights))
-        live = tuple(a for i, a in enumerate(args) if i not in self.weights and isinstance(a, torch.Tensor))
         try:
-            return compile_model(specialized, live, target=self.settings.target, opt_level=self.settings.opt_level,
-                                 allow_fallback=True)
+            return compile_model(specialized, self._live(args), target=self.settings.target,
+                                 opt_level=self.settings.opt_level, allow_fallback=True)
         except Exception as error:  # noqa: BLE001 - any failure of mlc's leaves the user's program running
             reason = " ".join(line.strip() for line in str(error).strip().splitlines()[:3]) or type(error).__name__
             reason = GRAPH_LOCATION.sub("", reason)  # the graph's own location says nothing; the ops' lines do
@@ -101,20 +129,62 @@ class CompiledGraph:
             warnings.warn(f"mlc (torch.compile backend): {message}", stacklevel=2)
 
 
-class Specialized(torch.nn.Module):
-    """A Dynamo graph with its parameters held as weights and its int inputs fixed:
-    what torch.export, and so mlc, takes. Its inputs are the graph's other tensors."""
+@dataclasses.dataclass(frozen=True)
+class SymbolicSizes:
+    """Where a Dynamo graph's symbolic sizes come from: each size input's (live tensor,
+    dim), and the dims of the live tensors to export as dynamic."""
 
-    def __init__(self, graph: torch.fx.GraphModule, args, weights: set[int]):
+    sources: dict[int, tuple[int, int]]
+    dynamic_shapes: tuple
+
+
+def symbolic_sizes(graph: torch.fx.GraphModule, weights: set[int]) -> SymbolicSizes | None:
+    placeholders = [node for node in graph.graph.nodes if node.op == "placeholder"]
+    found: dict[str, tuple[int, int]] = {}  # symbol -> (live tensor, dim)
+    dims, size_inputs, live = [], {}, 0
+    for i, node in enumerate(placeholders):
+        value = node.meta.get("example_value")
+        if i in weights:
+            continue
+        if isinstance(value, torch.Tensor):
+            symbolic = {d: str(size) for d, size in enumerate(value.shape) if isinstance(size, torch.SymInt)}
+            for d, symbol in symbolic.items():
+                found.setdefault(symbol, (live, d))
+            dims.append({d: torch.export.Dim.AUTO for d in symbolic} or None)
+            live += 1
+        elif isinstance(value, torch.SymInt):
+            size_inputs[i] = str(value)
+    if not found or any(symbol not in found for symbol in size_inputs.values()):
+        return None
+    return SymbolicSizes({i: found[symbol] for i, symbol in size_inputs.items()}, tuple(dims))
+
+
+class Specialized(torch.nn.Module):
+    """A Dynamo graph with its parameters held as weights, and its size inputs read from
+    the tensors' shapes (`sizes`: input -> (tensor, dim)) or else fixed: what
+    torch.export, and so mlc, takes. Its inputs are the graph's other tensors."""
+
+    def __init__(self, graph: torch.fx.GraphModule, args, weights: set[int], sizes: dict | None = None):
         super().__init__()
         self.graph = graph
-        self.fixed = {i: a for i, a in enumerate(args) if i not in weights and not isinstance(a, torch.Tensor)}
+        self.sizes = sizes or {}
+        self.fixed = {i: a for i, a in enumerate(args)
+                      if i not in weights and i not in self.sizes and not isinstance(a, torch.Tensor)}
         self.count = len(args)
         for i in weights:
             self.register_parameter(f"weight_{i}", torch.nn.Parameter(args[i].detach(), requires_grad=False))
 
     def forward(self, *tensors):
         live = iter(tensors)
-        args = [getattr(self, f"weight_{i}") if hasattr(self, f"weight_{i}") else self.fixed[i] if i in self.fixed
-                else next(live) for i in range(self.count)]
+        args = []
+        for i in range(self.count):
+            if hasattr(self, f"weight_{i}"):
+                args.append(getattr(self, f"weight_{i}"))
+            elif i in self.sizes:
+                tensor, dim = self.sizes[i]
+                args.append(tensors[tensor].shape[dim])
+            elif i in self.fixed:
+                args.append(self.fixed[i])
+            else:
+                args.append(next(live))
         return self.graph(*args)
