@@ -7,6 +7,7 @@ eager fallback, ran the graphs it should have."""
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import pytest
 import torch
@@ -169,3 +170,20 @@ def test_autograd_runs_eagerly():
         result = torch.compile(model, backend=backend)(x)
     result.sum().backward()
     assert model.net[0].weight.grad is not None and backend.executables() == []
+
+
+@pytest.mark.models
+@pytest.mark.parametrize("name", ["resnet18", "bert_base"])
+def test_zoo_model_matches_eager(name):
+    """Real architectures through Dynamo: one graph each, compiled by mlc, within the zoo's tolerance."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+    import zoo
+
+    model, inputs = zoo.build(name)
+    backend = Recording()
+    with torch.no_grad():
+        actual = zoo.outputs(torch.compile(model, backend=backend)(*inputs))
+        expected = zoo.outputs(model(*inputs))
+    assert backend.executables() and None not in backend.executables()
+    for got, want in zip(actual, expected, strict=True):
+        assert (got - want).abs().max().item() <= zoo.TOLERANCE[name] * want.abs().max().item()
