@@ -106,6 +106,8 @@ def test_mlc_compile_bisect():
 @pytest.mark.parametrize("arguments, message", [
     (["model.mlir", "--bisect"], "--bisect compares with eager PyTorch: it needs a Python model"),
     ([f"{ROOT}/examples/models.py:make_cnn", "--bisect"], "needs --input-shape"),
+    ([f"{ROOT}/examples/models.py:make_cnn", "--input-shape", "2x3x32x32xf32", "--bisect", "--emit=mlc"],
+     "--bisect compiles at the example shapes with the weights inline: drop --dynamic-dim, --params and --emit"),
 ])
 def test_mlc_compile_bisect_errors(arguments, message):
     result = subprocess.run([Path(sys.executable).parent / "mlc-compile", *arguments], capture_output=True, text=True)

@@ -136,10 +136,14 @@ def test_options_reach_mlc():
     assert backend.executables()[0].report["pipeline"] != Recording and None not in backend.executables()
 
 
-def test_unknown_option_is_an_error():
+@pytest.mark.parametrize("options, message", [
+    ({"tile": 4}, "unknown option 'tile' \\(known: target, opt_level\\)"),
+    ({"opt_level": "2"}, "option 'opt_level' expects int, got '2'"),
+])
+def test_bad_options_are_errors(options, message):
     model = seeded(MLP)
-    with pytest.raises(Exception, match="unknown option 'tile'"):
-        torch.compile(model, backend="mlc", options={"tile": 4})(torch.randn(2, 16))
+    with pytest.raises(Exception, match=message):
+        torch.compile(model, backend="mlc", options=options)(torch.randn(2, 16))
 
 
 def test_changed_weights_recompile():

@@ -68,10 +68,27 @@ def test_mlc_compile_graph(tmp_path):
     assert "<title>mlc fusion plan: " in page and "fusion&#45;group" in page and "matmul" in page
 
 
+LINALG = """
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = linalg.exp ins(%x : tensor<4xf32>) outs(%x : tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+
+
 @pytest.mark.parametrize("arguments, message", [
-    (["--emit=torch"], "--graph draws the optimized mlc graph: it needs --emit=mlc or later"),
+    ([f"{ROOT}/examples/models.py:make_mlp", "--input-shape", "8x64xf32", "--emit=torch"],
+     "--graph draws the optimized mlc graph: it needs --emit=mlc or later"),
+    (["linalg.mlir", "--emit=linalg"], "--graph draws the mlc graph: the input is already at level 'linalg'"),
 ])
 def test_mlc_compile_graph_errors(tmp_path, arguments, message):
-    result = subprocess.run([MLC_COMPILE, f"{ROOT}/examples/models.py:make_mlp", "--input-shape", "8x64xf32",
-                             "--graph", tmp_path / "plan.html", *arguments], capture_output=True, text=True)
+    (tmp_path / "linalg.mlir").write_text(LINALG)
+    result = subprocess.run([MLC_COMPILE, *arguments, "--graph", tmp_path / "plan.html"], cwd=tmp_path,
+                            capture_output=True, text=True)
     assert result.returncode == 1 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_without_graphviz_is_an_error(cnn, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(mlc.UserError, match="needs Graphviz's dot \\(the Debian package graphviz\\)"):
+        cnn.graph()
