@@ -167,12 +167,17 @@ def _main(argv) -> int:
     pipeline = resolve_pipeline(args.opt_level)
     report = {**new_report(args.target, pipeline), "input level": level}
     plans = {}
+
+    def keep_plan(level, optimized):
+        if level == "mlc" and args.graph is not None:
+            plans["mlc"] = PlanGraph.of(optimized)
+
     if getattr(args, "dynamic_shapes_report", None) is not None:
         report["dynamic shapes"] = args.dynamic_shapes_report
     vmfb = lower(module, start=level, stop=args.emit, target=args.target, pipeline=pipeline, report=report,
                  target_options=target_options, allow_fallback=args.allow_fallback, params=args.params,
                  repro=args.repro, progress=progress,
-                 observe=lambda at, optimized: plans.setdefault(at, PlanGraph.of(optimized)) if at == "mlc" else None)
+                 observe=keep_plan)
     if args.graph is not None:
         write_output(plans["mlc"].html(f"mlc fusion plan: {args.model}"), args.graph)
     if args.emit == "vmfb":
