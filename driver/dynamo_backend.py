@@ -67,7 +67,7 @@ class CompiledGraph:
             return self.graph(*args)
         if any(args[i] is not weight or weight._version != version for i, (weight, version) in self.weights.items()):
             self._refreeze(args)
-        live = [a for i, a in enumerate(args) if i not in self.weights and isinstance(a, torch.Tensor)]
+        live = self._live(args)
         if self.sizes is not None and self.dynamic is None:
             self.dynamic = self._compile_dynamic(args)
             self.sizes = self.sizes if self.dynamic is not None else None
@@ -108,6 +108,7 @@ class CompiledGraph:
             return None
 
     def _live(self, args) -> tuple:
+        """The arguments an executable takes: the tensors but the weights (sizes are read from them)."""
         return tuple(a for i, a in enumerate(args) if i not in self.weights and isinstance(a, torch.Tensor))
 
     def _compile(self, args) -> Callable | None:
