@@ -160,9 +160,12 @@ def test_failed_iree_compile_leaves_no_temporary_archive(tmp_path, monkeypatch, 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
     rejected = {"target": "vulkan-spirv", "target_options": {"vulkan-target": "no-such-gpu"}}
-    with pytest.raises(mlc.UserError, match=r"^IREE failed to compile for vulkan-spirv:\n.*Unknown Vulkan target"):
+    with pytest.raises(mlc.UserError, match=r"^IREE failed to compile for vulkan-spirv:\n.*Unknown Vulkan target") as failed:
         mlc.compile(model, (x,), external_params=True, **rejected)
-    assert list((tmp_path / "tmp").iterdir()) == []
+    # what stays is the reproducer the error names (driver/reproducer.py), not the archive
+    left = list((tmp_path / "tmp").iterdir())
+    assert len(left) == 1 and left[0].name.startswith("mlc-repro-") and f"reproducer: {left[0]}" in str(failed.value)
+    assert not list(left[0].glob("*.irpa"))
     with pytest.raises(mlc.UserError, match=r"^IREE failed to compile for vulkan-spirv"):
         mlc.compile(model, (x,), external_params=tmp_path / "w.irpa", **rejected)
     assert (tmp_path / "w.irpa").stat().st_size > weight_bytes(model) / 2
