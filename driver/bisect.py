@@ -25,6 +25,7 @@ from torch_mlir.dialects import func
 from .. import pipelines
 from ..dialects import make_context
 from ..dialects.data_ops import ConstantOp
+from ..dialects.fusion_ops import FusionGroupOp
 from ..dialects.op_base import MlcOp
 from ..dialects.shape_ops import ReshapeOp, TransposeOp
 from ..passes.convert_torch_to_mlc import source_line
@@ -179,7 +180,7 @@ def _comparable(op) -> bool:
 
 def _location(op) -> ir.Location:
     """An op's location; a fusion group's is its root's (the op it yields)."""
-    if op.name == "mlc.fusion_group":
+    if isinstance(op.opview, FusionGroupOp):
         terminator = list(op.regions[0].blocks[0].operations)[-1]
         producer = terminator.operands[0].owner
         return producer.location if not isinstance(producer, ir.Block) else op.location
@@ -193,7 +194,7 @@ def _describe(line: list) -> str:
 
 
 def _name_of(op) -> str:
-    if op.name != "mlc.fusion_group":
+    if not isinstance(op.opview, FusionGroupOp):
         return op.name
     inner = [o.name.removeprefix("mlc.") for o in op.regions[0].blocks[0].operations][:-1]
     return f"mlc.fusion_group({', '.join(inner)})"
