@@ -15,7 +15,7 @@ __all__ = ["bisect", "compile", "coverage", "UserError"]
 
 
 def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2, pipeline=None,
-            dynamic_shapes=None, report=None, target_options=None, allow_fallback: bool = False,
+            dynamic_shapes=None, report=None, target_options=None, allow_fallback: bool = True,
             external_params=False, repro=None, progress: bool = False):
     """Compiles `model` for `target` ("llvm-cpu"); returns a callable `Compiled`.
 
@@ -25,8 +25,10 @@ def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2
     `dynamic_shapes` means what it means to `torch.export.export`. `report`
     names a file to write the JSON report to (it is also `compiled.report`).
     `target_options` holds a target's own options (`mlc-compile --list-targets`).
-    `allow_fallback` hands the torch ops mlc cannot convert to torch-mlir's own
-    lowering instead of failing; `compiled.report["fallback"]` counts them.
+    `allow_fallback` (on by default) hands the torch ops mlc cannot convert to
+    torch-mlir's own lowering; `compiled.report["fallback"]` counts them.
+    `allow_fallback=False` fails instead, naming every such op: for those who want
+    every op through mlc's passes.
     `external_params` keeps the large weights out of the executable, in an IREE
     parameter archive: True for a temporary file the result owns, or a path
     ("weights.irpa"); `compiled.save("m.vmfb")` then also writes "m.irpa".

@@ -131,7 +131,7 @@ def build_iree_direct(model, inputs):
     main = iree_backend.load(vmfb, TARGET)
 
     def run(*args):  # the same conversions as mlc's Compiled.__call__
-        result = main(*[np.ascontiguousarray(arg.numpy()) for arg in args])
+        result = main(*[iree_backend.host_array(arg) for arg in args])
         return torch.from_numpy(np.asarray(result.to_host()))
 
     return run, seconds, {}

@@ -110,7 +110,7 @@ def run_torch_mlir(model, inputs) -> dict:
     loaded = time.perf_counter()
 
     def run():
-        results = main(*[np.ascontiguousarray(x.numpy()) for x in inputs])
+        results = main(*[iree_backend.host_array(x) for x in inputs])
         results = results if isinstance(results, tuple) else (results,)
         return [torch.from_numpy(np.asarray(r.to_host())) for r in results]
 

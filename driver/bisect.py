@@ -30,7 +30,7 @@ from ..dialects.op_base import MlcOp
 from ..dialects.shape_ops import ReshapeOp, TransposeOp
 from ..passes.convert_torch_to_mlc import source_line
 from ..pipelines.torch_to_mlc import torch_to_mlc
-from . import targets, torch_import
+from . import iree_backend, targets, torch_import
 from .compile import resolve_pipeline, run_stage
 
 _STACK_FRAME = re.compile(r'File "([^"]+)", line ([0-9]+),')
@@ -65,7 +65,7 @@ def bisect(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2,
     program = torch_import.export(model, args)
     with torch.no_grad():
         expected = [t.detach().numpy() for t in pytree.tree_leaves(model(*args))]
-    inputs = [np.ascontiguousarray(a.detach().numpy()) for a in pytree.tree_leaves(args)]
+    inputs = [iree_backend.host_array(a) for a in pytree.tree_leaves(args)]
     module = torch_import.import_program(program, make_context()).operation
     run = Runner(chosen, inputs, rtol, atol)
 

@@ -77,7 +77,7 @@ def run_stage_or_reproduce(stage: str, elements: list, module: ir.Operation, rep
 
 
 def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pipeline, report: dict, levels=None,
-          target_options=None, allow_fallback=False, params=None, repro=None, progress: Progress = SILENT,
+          target_options=None, allow_fallback=True, params=None, repro=None, progress: Progress = SILENT,
           observe=None):
     """Runs the stages after `start` up to `stop`; returns the executable when `stop` is "vmfb".
     With `params` (a path), the large weights go to a parameter archive there, not into the executable.
@@ -188,7 +188,7 @@ def resolve_pipeline(opt_level=2, pipeline=None) -> pipelines.Pipeline:
 
 
 def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeline=None, dynamic_shapes=None,
-                  target_options=None, allow_fallback=False, external_params=False, repro=None,
+                  target_options=None, allow_fallback=True, external_params=False, repro=None,
                   progress=False) -> Compiled:
     """See `mlc.compile`."""
     targets.check_options(targets.get(target), target_options or {})

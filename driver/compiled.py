@@ -10,7 +10,7 @@ import torch
 import torch.utils._pytree as pytree
 
 from ..errors import UserError
-from . import targets
+from . import iree_backend, targets
 
 
 class Compiled:
@@ -86,8 +86,8 @@ class Compiled:
 
     def __call__(self, *args):
         arrays = [self._check(i, arg) for i, arg in enumerate(self._flat_args(args))]
-        tensors = [torch.from_numpy(result) for result in self._main(*arrays)]
-        return pytree.tree_unflatten(tensors, self._out_spec)
+        results = [torch.from_numpy(r) if isinstance(r, np.ndarray) else r for r in self._main(*arrays)]
+        return pytree.tree_unflatten(results, self._out_spec)
 
     def _flat_args(self, args):
         flat = pytree.tree_leaves(args)
@@ -105,7 +105,7 @@ class Compiled:
             raise UserError(f"input {index}: expected dtype {expected.dtype}, got {arg.dtype}")
         if not _shape_matches(arg.shape, expected.shape):
             raise UserError(f"input {index}: expected shape {list(expected.shape)}, got {list(arg.shape)}")
-        return np.ascontiguousarray(arg.detach().cpu().numpy())
+        return iree_backend.host_array(arg)
 
 
 def _shape_matches(actual, expected) -> bool:

@@ -51,6 +51,15 @@ RUNS_ALONE = ("concat", "im2col")
 DATA_TILING_FLAGS = ["--iree-opt-level=O2", "--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all"]
 
 
+def host_array(array) -> np.ndarray:
+    """A C-contiguous numpy array of `array` (a tensor or an array), for IREE's calls.
+    Not `np.ascontiguousarray`, which returns 0-d arrays as 1-d: IREE then rejects a
+    scalar input ("input0 shape rank mismatch; expected 0 (scalar)")."""
+    if hasattr(array, "detach"):
+        array = array.detach().cpu().numpy()
+    return np.require(array, requirements="C")
+
+
 def check_target(target: str) -> None:
     targets.get(target)
 
@@ -204,7 +213,7 @@ def host_function(vmfb: bytes, target: str, parameters=None, driver=None):
     def call(*arrays):
         results = main(*arrays)
         results = results if isinstance(results, tuple) else (results,)
-        return [np.asarray(result.to_host()) for result in results]
+        return [np.asarray(result.to_host()) if _is_buffer(result) else result for result in results]
 
     return call
 
@@ -284,7 +293,13 @@ def _buffer_view(array: "iree.runtime.DeviceArray") -> "iree.runtime.HalBufferVi
     return array._buffer_view
 
 
-def _read_back(device, results) -> list[np.ndarray]:
+def _is_buffer(result) -> bool:
+    """Whether a result of `main` is a tensor (a DeviceArray); a model returning a Python
+    number (`x.shape[0]`) gets an int or a float from IREE."""
+    return isinstance(result, iree.runtime.DeviceArray)
+
+
+def _read_back(device, results) -> list:
     """The results, copied into host-visible staging buffers that IREE allocates and then
     mapped. `DeviceArray.to_host()` would import numpy arrays' pointers instead, which
     Vulkan rejects unless they are 4096-byte aligned. One wait covers all the copies."""
@@ -292,6 +307,9 @@ def _read_back(device, results) -> list[np.ndarray]:
     usage = iree.runtime.BufferUsage.TRANSFER_TARGET | iree.runtime.BufferUsage.MAPPING_SCOPED
     semaphore, copies, staged = device.create_semaphore(0), 0, []
     for result in results:
+        if not _is_buffer(result):
+            staged.append(None)
+            continue
         source = _buffer_view(result).get_buffer()
         staging = None
         if source.byte_length():
@@ -304,6 +322,9 @@ def _read_back(device, results) -> list[np.ndarray]:
     iree.runtime.HalFence.create_at(semaphore, copies).wait()
     arrays = []
     for result, staging in zip(results, staged):
+        if not _is_buffer(result):
+            arrays.append(result)
+            continue
         view = _buffer_view(result)
         raw = iree.runtime.HalElementType.map_to_dtype(view.element_type)
         array = np.array(staging.map().asarray(view.shape, raw)) if staging else np.empty(view.shape, raw)

@@ -124,7 +124,7 @@ def load(artifact: bytes):
     def main(*arrays):
         if len(arrays) != len(inputs):
             raise UserError(f"expected {len(inputs)} input(s), got {len(arrays)}")
-        arrays = [np.ascontiguousarray(array) for array in arrays]
+        arrays = [np.require(array, requirements="C") for array in arrays]
         for index, (array, (shape, dtype)) in enumerate(zip(arrays, inputs)):
             if array.shape != shape or array.dtype != dtype:
                 raise UserError(f"input {index}: expected {list(shape)} {dtype}, got {list(array.shape)} {array.dtype}")

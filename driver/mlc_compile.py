@@ -14,6 +14,7 @@ from torch_mlir import ir
 
 from ..dialects import make_context
 from ..errors import UserError
+from ..passes.lower_torch_fallback import fallback_note
 from . import coverage, diagnostics, dynamic_shapes, model_loading, parameters, source, targets, torch_import
 from . import profile as profiling
 from .bisect import bisect
@@ -40,8 +41,11 @@ def _argument_parser() -> ArgumentParser:
     parser.add_argument("-o", dest="output", default=None, help="output file (text levels default to stdout)")
     parser.add_argument("-O", dest="opt_level", type=int, choices=(0, 1, 2), default=2,
                         help="optimization level: -O0 lowering only, -O1 folding, -O2 (default) BN folding, layout, fusion")
-    parser.add_argument("--allow-fallback", action="store_true",
-                        help="lower the torch ops mlc cannot convert with torch-mlir's own lowering instead of failing")
+    parser.add_argument("--no-fallback", dest="allow_fallback", action="store_false",
+                        help="fail on the torch ops mlc cannot convert, naming each, instead of lowering them with "
+                             "torch-mlir's own lowering (the default, which says on stderr which ops took it)")
+    parser.add_argument("--allow-fallback", dest="allow_fallback", action="store_true",
+                        help="lower the torch ops mlc cannot convert with torch-mlir's (the default)")
     parser.add_argument("--params", metavar="FILE.irpa",
                         help="keep the large weights out of the .vmfb, in an IREE parameter archive "
                              "(run with iree-run-module --parameters=model=FILE.irpa)")
@@ -178,6 +182,8 @@ def _main(argv) -> int:
                  target_options=target_options, allow_fallback=args.allow_fallback, params=args.params,
                  repro=args.repro, progress=progress,
                  observe=keep_plan)
+    if report.get("fallback"):
+        print(f"mlc-compile: note: {fallback_note(report['fallback'])}", file=sys.stderr)
     if args.graph is not None:
         write_output(plans["mlc"].html(f"mlc fusion plan: {args.model}"), args.graph)
     if args.emit == "vmfb":

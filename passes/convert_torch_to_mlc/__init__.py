@@ -137,6 +137,6 @@ class ConvertTorchToMlc(Pass):
             for name, count in collections.Counter(op_name(op) for op in remaining).items():
                 self.count(f"left for fallback: {name}", count)
         elif remaining:
-            hint = "\n  (allow_fallback=True, or mlc-compile --allow-fallback, lowers them with torch-mlir instead)"
+            hint = "\n  (by default, without allow_fallback=False or mlc-compile --no-fallback, torch-mlir lowers them instead)"
             remaining[0].location.emit_error(unsupported_report(remaining, failures) + hint)
             raise PassFailure()

@@ -1,4 +1,4 @@
-"""`allow_fallback=True`: torch ops mlc does not convert are lowered by torch-mlir
+"""The fallback (the default; `allow_fallback=False` turns it off): torch ops mlc does not convert are lowered by torch-mlir
 inside the same module; the model compiles, runs on IREE and matches eager.
 
 The model puts mlc's convolution, BatchNorm and ReLU (fused at O2) around
@@ -52,12 +52,12 @@ def _model():
 
 def test_without_fallback_every_missing_op_is_listed():
     with pytest.raises(mlc.UserError) as error:
-        mlc.compile(_model(), (torch.randn(2, 3, 8, 8),))
+        mlc.compile(_model(), (torch.randn(2, 3, 8, 8),), allow_fallback=False)
     message = str(error.value)
     assert "2 torch op(s) of 2 kind(s) have no conversion to mlc:" in message
     assert _listed(message, "torch.aten.grid_sampler", GridDet, "GRID")
     assert _listed(message, "torch.aten.linalg_det", GridDet, "DET")
-    assert "--allow-fallback" in message
+    assert "--no-fallback" in message
 
 
 @pytest.mark.slow
@@ -65,7 +65,7 @@ def test_without_fallback_every_missing_op_is_listed():
 def test_with_fallback_compiles_runs_and_matches_eager(opt_level):
     model = _model()
     x = torch.randn(2, 3, 8, 8)
-    compiled = mlc.compile(model, (x,), target="llvm-cpu", opt_level=opt_level, allow_fallback=True)
+    compiled = mlc.compile(model, (x,), target="llvm-cpu", opt_level=opt_level)  # the fallback is the default
     with torch.no_grad():
         expected = model(x)
     torch.testing.assert_close(compiled(x), expected, rtol=1e-4, atol=1e-5)
@@ -79,7 +79,7 @@ def test_with_fallback_compiles_runs_and_matches_eager(opt_level):
 
 def test_fallback_names_ops_torch_mlir_cannot_lower_either():
     with pytest.raises(mlc.UserError) as error:
-        mlc.compile(Erfinv(), (torch.randn(4),), allow_fallback=True)
+        mlc.compile(Erfinv(), (torch.randn(4),))
     message = str(error.value)
     assert "1 torch op(s) of 1 kind(s) have no conversion to mlc and no lowering in torch-mlir:" in message
     assert _listed(message, "torch.aten.erfinv", Erfinv, "ERFINV")

@@ -394,7 +394,7 @@ def assert_matches(actual, expected, case):
 def test_single_op_matches_eager(case):
     model, inputs = make(case)
     expected = model(*inputs)
-    compiled = mlc.compile(model, inputs, target="llvm-cpu", opt_level=2)
+    compiled = mlc.compile(model, inputs, target="llvm-cpu", opt_level=2, allow_fallback=False)
     actual = compiled(*inputs)
     if isinstance(expected, tuple) and not isinstance(actual, tuple):
         actual = tuple(actual) if isinstance(actual, list) else actual
@@ -410,4 +410,4 @@ def test_case_ids_are_unique():
 def test_unsupported_op_is_named(case):
     model, inputs = make(case)
     with pytest.raises(mlc.UserError, match=UNSUPPORTED_MESSAGES[case.id]):
-        mlc.compile(model, inputs, target="llvm-cpu", opt_level=2)
+        mlc.compile(model, inputs, target="llvm-cpu", opt_level=2, allow_fallback=False)

@@ -15,7 +15,7 @@
 
 // STRICT: model.py:5:0: error: 1 torch op(s) of 1 kind(s) have no conversion to mlc:
 // STRICT-NEXT: torch.aten.linalg_det  x1  at model.py:5
-// STRICT-NEXT: (allow_fallback=True, or mlc-compile --allow-fallback, lowers them with torch-mlir instead)
+// STRICT-NEXT: (by default, without allow_fallback=False or mlc-compile --no-fallback, torch-mlir lowers them instead)
 func.func @f(%x: !torch.vtensor<[4,4],f32>) -> !torch.vtensor<[],f32> {
   %0 = torch.aten.relu %x : !torch.vtensor<[4,4],f32> -> !torch.vtensor<[4,4],f32>
   %1 = torch.aten.linalg_det %0 : !torch.vtensor<[4,4],f32> -> !torch.vtensor<[],f32> loc("model.py":5:0)
