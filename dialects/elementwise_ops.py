@@ -231,17 +231,13 @@ class GeluOp(UnaryOp, name="gelu", traits=[ext.Pure]):
 
 
 class ClampOp(UnaryOp, name="clamp", traits=[ext.Pure]):
-    """`min(max(x, min), max)`; the bounds are f64 attributes (use +-inf for none)."""
+    """`min(max(x, min), max)`; the bounds are f64 attributes (use +-inf for none).
+    min > max is valid and gives max everywhere, as torch.clamp does."""
 
     input: Operand[ir.RankedTensorType]
     min: ir.FloatAttr
     max: ir.FloatAttr
     result: Result[ir.RankedTensorType]
-
-    def verify(self):
-        super().verify()
-        if float_attr(self, "min") > float_attr(self, "max"):
-            raise VerifyError(f"min {self.min} must not exceed max {self.max}")
 
 
 class SoftplusOp(UnaryOp, name="softplus", traits=[ext.Pure]):

@@ -5,8 +5,8 @@ import math
 import numpy as np
 from torch_mlir import ir
 
-from ...dialects import compute_ops, data_ops, elementwise_ops, normalization_ops
-from ..graph import f64, i64, splat, tensor_type
+from ...dialects import compute_ops, data_ops, elementwise_ops, normalization_ops, reduction_ops
+from ..graph import boolean, f64, i64, i64_array_attr, splat, string, tensor_type
 from .compute import matmul, transpose_last_two
 from .patterns import NotConvertible, converts
 
@@ -62,7 +62,7 @@ def _causal_mask(length_q, length_k, element_type):
 
 
 @converts("torch.aten.scaled_dot_product_attention",
-          makes=(compute_ops.MatmulOp, normalization_ops.SoftmaxOp), keep_whole=True)
+          makes=(compute_ops.MatmulOp, normalization_ops.SoftmaxOp, reduction_ops.ReduceMaxOp), keep_whole=True)
 def scaled_dot_product_attention(op):
     """softmax(q @ k^T * scale + mask) @ v, in mlc ops that fusion can see."""
     if op.float("dropout_p") != 0.0:
@@ -87,4 +87,17 @@ def scaled_dot_product_attention(op):
         causal = _causal_mask(scores_shape[-2], scores_shape[-1], element_type)
         scores = elementwise_ops.AddOp(scores, causal, scores_type).result
     weights = normalization_ops.SoftmaxOp(scores, i64(-1), scores_type).result
+    if not op.is_none("attn_mask"):
+        weights = _zero_fully_masked_rows(scores, weights)
     return matmul(weights, v, op.result_type())
+
+
+def _zero_fully_masked_rows(scores, weights):
+    """torch's attention gives a query whose every key is masked (a row of -inf
+    scores) zero weights, where softmax alone gives 0/0 = NaN."""
+    element_type, shape = scores.type.element_type, list(scores.type.shape)
+    peak_type = tensor_type(shape[:-1] + [1], element_type)
+    peak = reduction_ops.ReduceMaxOp(scores, i64_array_attr([-1]), boolean(True), peak_type).result
+    masked = elementwise_ops.CompareOp(peak, splat(-math.inf, element_type), string("eq"),
+                                       tensor_type(peak_type.shape, ir.IntegerType.get_signless(1))).result
+    return elementwise_ops.SelectOp(masked, splat(0.0, element_type), weights, weights.type).result

@@ -48,14 +48,6 @@ func.func @softplus_of_integers(%x: tensor<4xi32>) -> tensor<4xi32> {
 
 // -----
 
-func.func @clamp_inverted(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'mlc.clamp' op min 6.000000e+00 : f64 must not exceed max 0.000000e+00 : f64}}
-  %0 = "mlc.clamp"(%x) {min = 6.0 : f64, max = 0.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
-}
-
-// -----
-
 func.func @not_broadcastable(%x: tensor<2x3xf32>, %y: tensor<2xf32>) -> tensor<2x3xf32> {
   // expected-error @+1 {{'mlc.add' op operand shapes [2, 3] and [2] are not broadcast-compatible}}
   %0 = "mlc.add"(%x, %y) : (tensor<2x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>

@@ -283,6 +283,22 @@ case("where_int", torch.where, bools(3, 4), ints(3, 4), ints(3, 4))
 case("clamp_scalar", lambda x: torch.clamp(x, -0.5, 1.0), floats(3, 4))
 case("clamp_min", lambda x: torch.clamp_min(x, 0.25), floats(3, 4))
 case("clamp_max", lambda x: torch.clamp_max(x, 0.25), floats(3, 4))
+case("clamp_inverted", lambda x: torch.clamp(x, 1.0, -1.0), floats(3, 4))  # min > max: torch gives max
+case("clamp_inverted_int", lambda x: torch.clamp(x, 3, -2), ints(3, 4))
+
+
+def _query_0_sees_no_key():
+    mask = bools(2, 1, 4, 6)()
+    mask[..., 0, :] = False  # torch gives such a query zero weights, not NaN
+    return mask
+
+
+case("attention_bool_mask_fully_masked_row",
+     lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, attn_mask=m),
+     floats(2, 2, 4, 8), floats(2, 2, 6, 8), floats(2, 2, 6, 8), _query_0_sees_no_key)
+case("attention_float_mask_fully_masked_row",
+     lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, attn_mask=torch.where(m, 0.0, float("-inf"))),
+     floats(2, 2, 4, 8), floats(2, 2, 6, 8), floats(2, 2, 6, 8), _query_0_sees_no_key)
 case("clamp_tensor", torch.clamp, floats(3, 4), floats(4, low=-1, high=0), floats(3, 1, low=0, high=1))
 case("clamp_min_tensor", torch.clamp_min, floats(3, 4), floats(4))
 case("clamp_max_tensor", torch.clamp_max, floats(3, 4), floats(3, 4))
