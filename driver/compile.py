@@ -6,6 +6,7 @@ its passes' statistics and times to the report.
 """
 
 import time
+import warnings
 
 import torch
 from torch_mlir import ir
@@ -76,6 +77,41 @@ def run_stage_or_reproduce(stage: str, elements: list, module: ir.Operation, rep
         before.erase()
 
 
+# IREE's CPU code generation refuses a dispatch whose stack frame exceeds 32 KB; some
+# groups mlc plans reach it (RegNet's grouped convolutions in NHWC) where IREE's own
+# dispatches of the unoptimized graph do not.
+TARGET_LIMIT = "exceeded stack allocation limit"
+
+
+class PlanOverTargetLimit(UserError):
+    """IREE could not compile a dispatch of mlc's plan within the target's limits."""
+
+
+def lower_or_retry(module, *, pipeline: pipelines.Pipeline, report: dict, levels=None, **options):
+    """`lower`; when IREE cannot compile mlc's -O2 plan within the target's limits, the
+    model is compiled again at -O1 (folding only: IREE forms the dispatches) and
+    `report["retried"]` says why, for the caller to tell the user. A pipeline of the
+    user's is never replaced."""
+    if pipeline != pipelines.get("O2") or options.get("stop") != "vmfb":
+        return lower(module, pipeline=pipeline, report=report, levels=levels, **options)
+    pristine = module.clone()  # the weights are shared, not copied
+    try:
+        return lower(module, pipeline=pipeline, report=report, levels=levels, **options)
+    except PlanOverTargetLimit as error:
+        why = next(line for line in str(error).splitlines() if TARGET_LIMIT in line).split("error: ")[-1]
+        retry = pipelines.get("O1")
+        report.update(new_report(options["target"], retry), retried={
+            "pipeline": "O1", "because": why,
+            "note": f"IREE could not compile mlc's -O2 plan for {options['target']} ({why}); "
+                    "compiled at -O1 instead (no layout change, no fusion)"})
+        if levels is not None:
+            for level in [level for level in levels if level != "torch"]:
+                del levels[level]
+        return lower(pristine, pipeline=retry, report=report, levels=levels, **options)
+    finally:
+        pristine.erase()
+
+
 def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pipeline, report: dict, levels=None,
           target_options=None, allow_fallback=True, params=None, repro=None, progress: Progress = SILENT,
           observe=None):
@@ -134,7 +170,8 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
             artifact = chosen.compile(module, targets.check_options(chosen, target_options or {}))
     except reproducer.IreeCompileFailure as failure:
         written = reproducer.for_iree(repro, f"compile for {target}", failure)
-        raise UserError(f"{failure}\n{reproducer.note(written)}") from None
+        error = PlanOverTargetLimit if TARGET_LIMIT in str(failure) else UserError
+        raise error(f"{failure}\n{reproducer.note(written)}") from None
     report["stages"].append({"stage": f"compile for {target}", "seconds": round(time.perf_counter() - begin, 4)})
     if chosen.is_iree:
         artifact.planned = planned  # what each dispatch runs, for Compiled.profile
@@ -208,13 +245,16 @@ def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeli
             plans["mlc"] = PlanGraph.of(optimized)
 
     try:
-        artifact = lower(module, start="torch", stop="vmfb", target=target, pipeline=pipeline, report=report,
-                         levels=levels, target_options=target_options, allow_fallback=allow_fallback, params=params,
-                         repro=repro, progress=shown, observe=keep_plan)
+        artifact = lower_or_retry(module, start="torch", stop="vmfb", target=target, pipeline=pipeline,
+                                  report=report, levels=levels, target_options=target_options,
+                                  allow_fallback=allow_fallback, params=params, repro=repro, progress=shown,
+                                  observe=keep_plan)
     except BaseException:
         if owned:  # the temporary archive is written before IREE compiles; nobody would remove it
             external_parameters.remove(params)
         raise
+    if "retried" in report:
+        warnings.warn(f"mlc: {report['retried']['note']}", stacklevel=3)
     report["seconds"] = round(time.perf_counter() - start, 3)
     return Compiled(program=program, ir_levels=levels, artifact=artifact, target=target, report=report,
                     parameters=params, owns_parameters=owned, plan=plans.get("mlc"))

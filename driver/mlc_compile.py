@@ -19,7 +19,7 @@ from . import coverage, diagnostics, dynamic_shapes, model_loading, parameters, 
 from . import profile as profiling
 from .bisect import bisect
 from .cli import ArgumentParser, run_tool, write_output
-from .compile import LEVELS, detect_level, lower, new_report, resolve_pipeline
+from .compile import LEVELS, detect_level, lower_or_retry, new_report, resolve_pipeline
 from .plan_graph import PlanGraph
 from .progress import Progress
 
@@ -178,10 +178,12 @@ def _main(argv) -> int:
 
     if getattr(args, "dynamic_shapes_report", None) is not None:
         report["dynamic shapes"] = args.dynamic_shapes_report
-    vmfb = lower(module, start=level, stop=args.emit, target=args.target, pipeline=pipeline, report=report,
+    vmfb = lower_or_retry(module, start=level, stop=args.emit, target=args.target, pipeline=pipeline, report=report,
                  target_options=target_options, allow_fallback=args.allow_fallback, params=args.params,
                  repro=args.repro, progress=progress,
                  observe=keep_plan)
+    if "retried" in report:
+        print(f"mlc-compile: warning: {report['retried']['note']}", file=sys.stderr)
     if report.get("fallback"):
         print(f"mlc-compile: note: {fallback_note(report['fallback'])}", file=sys.stderr)
     if args.graph is not None:
