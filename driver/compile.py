@@ -19,7 +19,7 @@ from ..pipelines.torch_to_mlc import torch_to_mlc
 from . import diagnostics, iree_backend, reproducer, targets, torch_import
 from . import parameters as external_parameters
 from . import profile as profiling
-from .compiled import Compiled
+from .compiled import Compiled, output_roles
 from .dynamic_shapes import report as dynamic_shapes_report
 from .graph_summary import count_ops, fusion_groups, matmul_flops
 from .plan_graph import PlanGraph
@@ -235,6 +235,7 @@ def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeli
     shown = Progress(progress)
     with shown.stage("import"):
         program, module = import_model(model, example_args, dynamic_shapes=dynamic_shapes)
+    output_roles(program)  # refuses a model that changes its buffers before compiling it
     report = new_report(target, pipeline)
     report["dynamic shapes"] = dynamic_shapes_report(program, dynamic_shapes, model)
     levels = {"torch": print_ir(module)}

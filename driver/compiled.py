@@ -37,6 +37,8 @@ class Compiled:
         self._expected = [spec for spec in program.graph_signature.input_specs if spec.kind.name == "USER_INPUT"]
         self._example = [node.meta["val"] for node in program.graph.nodes
                          if node.op == "placeholder" and node.name in {s.arg.name for s in self._expected}]
+        self._outputs = output_roles(program)
+        self._unsigned = unsigned_results(program)
 
     def ir(self, level: str) -> str:
         """The module as text after a stage: "torch", "mlc" or "linalg"."""
@@ -85,9 +87,18 @@ class Compiled:
                        parameters=self.parameters, driver=self.report.get("runtime driver", "local-task"))
 
     def __call__(self, *args):
-        arrays = [self._check(i, arg) for i, arg in enumerate(self._flat_args(args))]
+        flat = self._flat_args(args)
+        arrays = [self._check(i, arg) for i, arg in enumerate(flat)]
         results = [torch.from_numpy(r) if isinstance(r, np.ndarray) else r for r in self._main(*arrays)]
-        return pytree.tree_unflatten(results, self._out_spec)
+        for index, dtype in self._unsigned.items():  # IREE's integers are signless: uint8 comes back int8
+            results[index] = results[index].view(dtype)
+        outputs = []
+        for changes, value in zip(self._outputs, results):
+            if changes is None:
+                outputs.append(value)
+            else:  # `x.add_(1)` in the model changes the caller's x, as it does eagerly
+                flat[changes].copy_(value)
+        return pytree.tree_unflatten(outputs, self._out_spec)
 
     def _flat_args(self, args):
         flat = pytree.tree_leaves(args)
@@ -106,6 +117,33 @@ class Compiled:
         if not _shape_matches(arg.shape, expected.shape):
             raise UserError(f"input {index}: expected shape {list(expected.shape)}, got {list(arg.shape)}")
         return iree_backend.host_array(arg)
+
+
+def output_roles(program) -> list[int | None]:
+    """For each result of the executable: None for one of the model's own results, or the
+    position of the user input it is the new value of (the model changed it in place).
+    A buffer the model changes is refused: mlc compiles buffers as constants."""
+    signature = program.graph_signature
+    user_inputs = [spec.arg.name for spec in signature.input_specs if spec.kind.name == "USER_INPUT"]
+    roles = []
+    for spec in signature.output_specs:
+        if spec.kind.name == "BUFFER_MUTATION":
+            raise UserError(f"the model changes its buffer '{spec.target}' when called (a BatchNorm in training mode? "
+                            "call model.eval()); mlc compiles buffers as constants")
+        roles.append(user_inputs.index(spec.target) if spec.kind.name == "USER_INPUT_MUTATION" else None)
+    return roles
+
+
+def unsigned_results(program) -> dict[int, torch.dtype]:
+    """The results of unsigned integer types (uint8), by position: IREE returns them as
+    the signed type of their width, the same bits."""
+    output = next(node for node in program.graph.nodes if node.op == "output")
+    unsigned = {}
+    for index, node in enumerate(output.args[0]):
+        value = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
+        if isinstance(value, torch.Tensor) and value.dtype in (torch.uint8, torch.uint16, torch.uint32, torch.uint64):
+            unsigned[index] = value.dtype
+    return unsigned
 
 
 def _shape_matches(actual, expected) -> bool:

@@ -17,6 +17,7 @@ import collections
 from torch_mlir import ir
 
 from .convert_torch_to_mlc import op_name, torch_ops, unsupported_report
+from .crash_guard import crash_signal
 from .registry import Pass, PassFailure, register, run_upstream
 
 TORCH_MLIR_LOWERING = [
@@ -25,6 +26,13 @@ TORCH_MLIR_LOWERING = [
     "convert-torch-conversion-to-mlprogram",
     "func.func(memref-expand, canonicalize, resolve-shaped-type-result-dims, cse)",
 ]
+
+
+def _lower_single_threaded(module: ir.Operation) -> None:
+    """torch-mlir's lowering in a forked child: the parent's MLIR worker threads do not
+    exist there, so the child must not wait for them."""
+    module.context.enable_multithreading(False)
+    run_upstream(module, TORCH_MLIR_LOWERING)
 
 
 @register
@@ -37,6 +45,13 @@ class LowerTorchFallback(Pass):
         left = collections.Counter(op_name(op) for op in torch_ops(module))  # names now: the ops die below
         if not left:
             return
+        crashed = crash_signal(lambda: _lower_single_threaded(module))
+        if crashed is not None:
+            ops = ", ".join(sorted(left))
+            module.operation.location.emit_error(
+                f"torch-mlir's lowering crashed ({crashed}) on the ops mlc left to it: {ops}; "
+                "nothing else was lost (it ran in a copy of the process)")
+            raise PassFailure()
         run_upstream(module, TORCH_MLIR_LOWERING)
         remaining = torch_ops(module)
         if remaining:

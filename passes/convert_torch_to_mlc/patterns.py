@@ -180,6 +180,9 @@ def make_pattern(conversion: Conversion, failures: dict, scratch: ir.Module):
     driver from converging (`flip`, `clamp_tensor`, the size arithmetic of 63245f2)."""
 
     def pattern(op, rewriter):
+        if op.name not in SIGN_AGNOSTIC and any(_is_unsigned(v.type) for v in [*op.operands, *op.results]):
+            failures[op.name] = "unsigned integers: mlc's integer ops are signed"
+            return True
         try:
             with ir.InsertionPoint(scratch.body), op.location:
                 values = conversion.convert(TorchOp(op))
@@ -198,6 +201,27 @@ def make_pattern(conversion: Conversion, failures: dict, scratch: ir.Module):
         return False
 
     return pattern
+
+
+# torch ops whose result bits do not depend on whether integers are signed; mlc's
+# integer ops are signed (maxsi, divsi, sitofp), so other ops on uint8 are left for
+# the fallback, which knows unsigned types.
+SIGN_AGNOSTIC = {
+    f"torch.aten.{name}" for name in (
+        "view", "reshape", "_reshape_copy", "permute", "transpose.int", "t", "slice.Tensor", "select.int", "cat",
+        "stack", "expand", "squeeze.dim", "squeeze", "unsqueeze", "flatten.using_ints", "clone", "contiguous",
+        "index.Tensor", "index_select", "gather", "flip", "add.Tensor", "sub.Tensor", "mul.Tensor", "add.Scalar",
+        "sub.Scalar", "mul.Scalar", "neg",
+        "bitwise_and.Tensor", "bitwise_or.Tensor", "bitwise_xor.Tensor", "bitwise_not", "eq.Tensor", "ne.Tensor",
+        "eq.Scalar", "ne.Scalar", "where.self", "zeros_like", "ones_like", "full_like",
+    )
+}
+_UNSIGNED = re.compile(r",ui\d+>$")
+
+
+def _is_unsigned(type_: ir.Type) -> bool:
+    """Whether a torch value type is a tensor of unsigned integers (`!torch.vtensor<[4],ui8>`)."""
+    return _UNSIGNED.search(str(type_)) is not None
 
 
 def _erase_all(block: ir.Block) -> None:

@@ -1,0 +1,102 @@
+"""What a compiled model takes and gives back is what the model takes and gives back:
+0-d tensors in, Python numbers, several results and the same tensor twice out, inputs
+the model changes in place changed for the caller, unsigned integers as unsigned."""
+
+import pytest
+import torch
+
+import mlc
+
+
+class Scaled(torch.nn.Module):
+    def forward(self, x, scale):
+        return x * scale
+
+
+class SizeAndSum(torch.nn.Module):
+    def forward(self, x):
+        return x.sum(), x.shape[0]
+
+
+class SameTwice(torch.nn.Module):
+    def forward(self, x):
+        y = x + 1
+        return y, [y, x * 2], {"y": y}
+
+
+class AddsInPlace(torch.nn.Module):
+    def forward(self, x):
+        x.add_(1)
+        return x * 2
+
+
+class CountsCalls(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("calls", torch.zeros(1))
+
+    def forward(self, x):
+        self.calls.add_(1)
+        return x * self.calls
+
+
+class Bytes(torch.nn.Module):
+    def forward(self, x):
+        return x + 1, x * 3
+
+
+class MaxOfBytes(torch.nn.Module):
+    def forward(self, x):
+        return x.max()
+
+
+def test_0d_tensor_input():
+    x, scale = torch.randn(3), torch.tensor(2.5)
+    compiled = mlc.compile(Scaled(), (x, scale))
+    torch.testing.assert_close(compiled(x, scale), x * 2.5)
+
+
+def test_python_number_result():
+    x = torch.randn(5)
+    total, size = mlc.compile(SizeAndSum(), (x,))(x)
+    assert size == 5 and isinstance(size, int)
+    torch.testing.assert_close(total, x.sum())
+
+
+def test_several_results_and_the_same_tensor_twice():
+    x = torch.randn(4)
+    y, (again, doubled), named = mlc.compile(SameTwice(), (x,))(x)
+    torch.testing.assert_close(y, x + 1)
+    torch.testing.assert_close(again, x + 1)
+    torch.testing.assert_close(doubled, x * 2)
+    torch.testing.assert_close(named["y"], x + 1)
+
+
+def test_input_changed_in_place_is_changed_for_the_caller():
+    compiled = mlc.compile(AddsInPlace(), (torch.zeros(3),))
+    x = torch.zeros(3)
+    torch.testing.assert_close(compiled(x), torch.full((3,), 2.0))
+    torch.testing.assert_close(x, torch.ones(3))
+
+
+def test_buffer_changed_in_place_is_refused_before_compiling():
+    with pytest.raises(mlc.UserError, match="the model changes its buffer 'calls' when called"):
+        mlc.compile(CountsCalls(), (torch.randn(3),))
+
+
+def test_uint8_results_are_uint8():
+    x = torch.tensor([[200, 3], [250, 1]], dtype=torch.uint8)
+    plus, times = mlc.compile(Bytes(), (x,), allow_fallback=False)(x)
+    assert plus.dtype == times.dtype == torch.uint8
+    assert torch.equal(plus, x + 1) and torch.equal(times, x * 3)  # wrapping around at 256
+
+
+def test_uint8_max_is_an_error_not_a_wrong_number():
+    """mlc's integer ops are signed, so max over uint8 is not converted; torch-mlir's
+    lowering crashes on it, which mlc sees in a forked copy of the process: an error."""
+    x = torch.tensor([200, 3, 250], dtype=torch.uint8)
+    with pytest.raises(mlc.UserError, match=r"unsigned integers: mlc's integer ops are signed"):
+        mlc.compile(MaxOfBytes(), (x,), allow_fallback=False)
+    with pytest.raises(mlc.UserError, match=r"torch-mlir's lowering crashed \(SIGSEGV\) on the ops mlc left to it: "
+                                            r"torch.aten.max"):
+        mlc.compile(MaxOfBytes(), (x,))
