@@ -20,6 +20,7 @@ from ..errors import UserError
 from ..passes import constant_values
 from ..passes.convert_torch_to_mlc import unsupported_report
 from ..passes.convert_torch_to_mlc.patterns import kept_whole
+from ..passes.crash_guard import crash_signal
 from . import diagnostics
 
 BACKEND_CONTRACT = (
@@ -167,14 +168,30 @@ def import_program(program: torch.export.ExportedProgram, context: ir.Context, f
     _reject_unknown_ops(module.operation)
     with context:
         pipeline = BACKEND_CONTRACT.format(legal=",".join(kept_whole()))
+        crashed = crash_signal(lambda: _run_single_threaded(pipeline, module.operation))
+        if crashed is not None:
+            ops = sorted({op.name for op in module.body.operations[0].regions[0].blocks[0].operations
+                          if op.name.startswith(("torch.aten.", "torch.prims."))})
+            raise UserError(f"torch-mlir crashed ({crashed}) bringing the model to its backend contract; nothing "
+                            f"else was lost (it ran in a copy of the process). The model's ops: {', '.join(ops)}")
         try:
-            passmanager.PassManager.parse(pipeline).run(module.operation)
+            _run_single_threaded(pipeline, module.operation)  # as the child ran it
         except ir.MLIRError as error:
             collector = diagnostics.DiagnosticCollector()
             collector.add_error(error)
             raise UserError("torch-mlir could not bring the model to its backend contract:\n"
                             + "\n".join(d.format() for d in collector.diagnostics)) from None
     return module
+
+
+def _run_single_threaded(pipeline: str, module: ir.Operation) -> None:
+    """The pipeline without MLIR's worker threads: in a forked child (crash_guard) they do
+    not exist, and the parent runs it as the child did (one function: nothing to share)."""
+    module.context.enable_multithreading(False)
+    try:
+        passmanager.PassManager.parse(pipeline).run(module)
+    finally:
+        module.context.enable_multithreading(True)
 
 
 def _reject_unknown_ops(module: ir.Operation) -> None:
