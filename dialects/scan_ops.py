@@ -1,4 +1,5 @@
-"""Scans: running sums and products along an axis (torch.cumsum, torch.cumprod).
+"""Scans: running sums, products and log-sum-exps along an axis (torch.cumsum,
+torch.cumprod, torch.logcumsumexp).
 
 `result[..., i, ...]` combines `input[..., j, ...]` for every `j <= i` along
 `axis`; the result has the input's shape and element type.
@@ -9,7 +10,7 @@ from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Result
 
 from .facts import FusionKind, Layout
-from .op_base import MlcOp, VerifyError, int_attr, normalize_axis, ranked
+from .op_base import MlcOp, VerifyError, int_attr, is_float, normalize_axis, ranked
 
 
 class ScanOp(MlcOp):
@@ -39,3 +40,13 @@ class CumsumOp(ScanOp, name="cumsum", traits=[ext.Pure]):
 
 class CumprodOp(ScanOp, name="cumprod", traits=[ext.Pure]):
     """The running product along `axis`."""
+
+
+class LogcumsumexpOp(ScanOp, name="logcumsumexp", traits=[ext.Pure]):
+    """log(cumsum(exp(x))) along `axis`, combined as logaddexp so that it neither
+    overflows (x = 10000) nor loses small prefixes (x = [-10000, 10000]). Floats only."""
+
+    def verify(self):
+        super().verify()
+        if not is_float(self.input.type.element_type):
+            raise VerifyError(f"requires a floating-point tensor, got {self.input.type}")

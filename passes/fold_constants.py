@@ -321,6 +321,7 @@ FOLDERS = {
     indexing.ArgminOp: _arg_reduction(np.argmin),
     scan.CumsumOp: _scan(np.cumsum),
     scan.CumprodOp: _scan(np.cumprod),
+    scan.LogcumsumexpOp: _scan(np.logaddexp.accumulate),
     normalization.SoftmaxOp: _softmax,
     normalization.LayerNormOp: _layer_norm,
     normalization.BatchNormOp: _batch_norm,

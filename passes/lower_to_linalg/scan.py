@@ -1,21 +1,34 @@
-"""cumsum and cumprod -> one `linalg.generic` with an extra reduction loop j
+"""cumsum, cumprod and logcumsumexp -> one `linalg.generic` with an extra reduction loop j
 along the axis: `result[i] = combine over j <= i of input[j]`, the other j
-contributing the identity (0 or 1).
+contributing the identity (0, 1 or -inf).
 
 Quadratic in the scanned length, but a single parallel kernel that IREE tiles
 like any reduction; the elements are combined in index order, as torch's loop.
 """
 
-from torch_mlir.dialects import arith, linalg
+import math as pymath
+
+from torch_mlir.dialects import arith, linalg, math
 
 from ...dialects import scan_ops as scan
 from ...dialects.op_base import int_attr, is_float, normalize_axis
 from .builders import PARALLEL, REDUCTION, constant, dims_map, filled, generic, sizes
 
+
+def _logaddexp(accumulated, value):
+    """log(exp(a) + exp(b)) as max + log1p(exp(min - max)); -inf adds nothing (and
+    -inf - -inf would be NaN)."""
+    high, low = arith.maximumf(accumulated, value), arith.minimumf(accumulated, value)
+    summed = arith.addf(high, math.log1p(math.exp(arith.subf(low, high))))
+    nothing = arith.cmpf(arith.CmpFPredicate.OEQ, low, constant(low.type, -pymath.inf))
+    return arith.select(nothing, high, summed)
+
+
 # name -> (identity, float combiner, integer combiner)
 COMBINERS = {
     scan.CumsumOp: (0, arith.addf, arith.addi),
     scan.CumprodOp: (1, arith.mulf, arith.muli),
+    scan.LogcumsumexpOp: (-pymath.inf, _logaddexp, None),
 }
 
 

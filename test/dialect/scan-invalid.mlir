@@ -21,3 +21,11 @@ func.func @cumsum_of_scalar(%x: tensor<f32>) -> tensor<f32> {
   %0 = "mlc.cumsum"(%x) {axis = 0 : i64} : (tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+func.func @logcumsumexp_of_integers(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'mlc.logcumsumexp' op requires a floating-point tensor, got tensor<4xi32>}}
+  %0 = "mlc.logcumsumexp"(%x) {axis = 0 : i64} : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

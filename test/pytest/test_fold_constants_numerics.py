@@ -180,6 +180,9 @@ for name, reference in REDUCTIONS.items():
         case(f"{name}_{len(axes)}{'_keepdim' if keepdim else ''}", name, [floats(8, 16, 32)],
              functools.partial(lambda x, r, a, k: r(x, a, k), r=reference, a=axes, k=keepdim),
              f"axes = {i64_array(axes)}, keepdim = {str(keepdim).lower()}", ACCUMULATING)
+case("cumsum", "cumsum", [floats(3, 5)], lambda x: torch.cumsum(x, 1), "axis = 1 : i64", tolerance=ACCUMULATING)
+case("logcumsumexp", "logcumsumexp", [floats(3, 5) * 5000], lambda x: torch.logcumsumexp(x, 1), "axis = 1 : i64",
+     tolerance=ACCUMULATING)
 case("reduce_sum_i32", "reduce_sum", [ints(3, 4)], lambda x: torch.sum(x, [1], dtype=torch.int32),
      "axes = array<i64: 1>, keepdim = false", EXACT)
 case("softmax", "softmax", [floats(4, 32, low=-10, high=10)], lambda x: F.softmax(x, -1), "axis = -1 : i64",

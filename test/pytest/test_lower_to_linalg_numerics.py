@@ -474,6 +474,11 @@ for name, reference in (("cumsum", torch.cumsum), ("cumprod", torch.cumprod)):
        functools.partial(lambda x, r: r(x, 1).to(torch.int32), r=reference), "axis = 1 : i64")
     op("scan", f"{name}_i64", name, [ints(5, 2, dtype=np.int64)],
        functools.partial(lambda x, r: r(x, 0), r=reference), "axis = 0 : i64")
+op("scan", "logcumsumexp", "logcumsumexp", [floats(3, 4, 5, low=-5, high=5)], lambda x: torch.logcumsumexp(x, 1),
+   "axis = 1 : i64")
+op("scan", "logcumsumexp_extremes", "logcumsumexp",
+   [np.array([[10000.0, 1.0, -3.0, 10001.0], [-10000.0, 10000.0, -INF, 2.0], [-INF, -INF, 0.0, INF]], np.float32)],
+   lambda x: torch.logcumsumexp(x, 1), "axis = 1 : i64")
 # --- normalization -------------------------------------------------------------
 
 op("normalization", "softmax_last", "softmax", [floats(3, 7, low=-10, high=10)], lambda x: F.softmax(x, -1),

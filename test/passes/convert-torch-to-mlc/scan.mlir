@@ -21,3 +21,14 @@ func.func @cumprod(%arg0: !torch.vtensor<[3,6],f32>) -> !torch.vtensor<[3,6],f32
   %0 = torch.aten.cumprod %arg0, %int1, %none : !torch.vtensor<[3,6],f32>, !torch.int, !torch.none -> !torch.vtensor<[3,6],f32>
   return %0 : !torch.vtensor<[3,6],f32>
 }
+
+// -----
+
+/// logcumsumexp is kept whole (torch-mlir's log(cumsum(exp(x))) overflows).
+// CHECK-LABEL: func.func @logcumsumexp
+// CHECK: "mlc.logcumsumexp"(%arg0) {axis = 1 : i64} : (tensor<3x6xf32>) -> tensor<3x6xf32>
+func.func @logcumsumexp(%arg0: !torch.vtensor<[3,6],f32>) -> !torch.vtensor<[3,6],f32> {
+  %int-1 = torch.constant.int -1
+  %0 = torch.aten.logcumsumexp %arg0, %int-1 : !torch.vtensor<[3,6],f32>, !torch.int -> !torch.vtensor<[3,6],f32>
+  return %0 : !torch.vtensor<[3,6],f32>
+}

@@ -31,3 +31,22 @@ func.func @cumprod_int(%x: tensor<4x3xi64>) -> tensor<4x3xi64> {
   %0 = "mlc.cumprod"(%x) {axis = 0 : i64} : (tensor<4x3xi64>) -> tensor<4x3xi64>
   return %0 : tensor<4x3xi64>
 }
+
+// -----
+
+/// logcumsumexp combines by logaddexp from -inf: max + log1p(exp(min - max)), and
+/// -inf (nothing counted yet, or a term of weight 0) adds nothing.
+// CHECK-LABEL: func.func @logcumsumexp
+// CHECK: %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: linalg.fill ins(%[[NEG_INF]] : f32)
+// CHECK: iterator_types = ["parallel", "reduction"]
+// CHECK: %[[HIGH:.*]] = arith.maximumf
+// CHECK: %[[LOW:.*]] = arith.minimumf
+// CHECK: math.exp
+// CHECK: math.log1p
+// CHECK: %[[NOTHING:.*]] = arith.cmpf oeq, %[[LOW]]
+// CHECK: arith.select %[[NOTHING]], %[[HIGH]]
+func.func @logcumsumexp(%x: tensor<6xf32>) -> tensor<6xf32> {
+  %0 = "mlc.logcumsumexp"(%x) {axis = 0 : i64} : (tensor<6xf32>) -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
