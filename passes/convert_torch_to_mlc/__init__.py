@@ -36,6 +36,7 @@ from . import (  # noqa: F401 (registers patterns)
     shape,
 )
 from .patterns import CONVERSIONS, make_pattern
+from .shape import refine_slice_types
 
 NOT_CONVERTED = {
     Im2colOp: Declined("made by mlc-conv-to-matmul from a convolution"),
@@ -126,6 +127,7 @@ class ConvertTorchToMlc(Pass):
         for torch_name, conversion in CONVERSIONS.items():
             patterns.add(torch_name, make_pattern(conversion, failures, scratch))
         before = collections.Counter(op.name for op in torch_ops(module))
+        refine_slice_types(module)
         rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
         _erase_dead_shape_arithmetic(module)
         remaining = torch_ops(module)

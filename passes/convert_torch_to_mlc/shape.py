@@ -1,12 +1,15 @@
 """torch view, layout and indexing ops -> mlc reshape, transpose, broadcast,
 concat, slice, gather and pad."""
 
+import math
+import re
+
 from torch_mlir import ir
 
 from ...dialects import shape_ops
 from ...dialects.op_base import DYNAMIC
 from ..graph import f64, i64, i64_array_attr, reshape, tensor_type
-from .patterns import NotConvertible, converts
+from .patterns import NotConvertible, TorchOp, converts
 from .sizes import check_size, element_count_of_dims, size_value, view_sizes
 from .sizes import dim as dim_of
 
@@ -142,9 +145,71 @@ def slice_(op):
                              op.result_type()).result
 
 
+def refine_slice_types(module: ir.Operation) -> None:
+    """Static result types for slices whose bounds are constants on a static size:
+    torch-mlir leaves `?` for some (roll's `x[-1:]`), and the `?` would then reach
+    mlc's concats and IREE. Runs before any conversion, so every user sees the type."""
+    def visit(operation):
+        if operation.name == "torch.aten.slice.Tensor":
+            _refine_slice(TorchOp(operation))
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+
+
+def _refine_slice(op) -> None:
+    text = str(op.op.results[0].type)
+    sizes = re.match(r"!torch\.vtensor<\[([^\]]*)\]", text)
+    input_type = op.operand_type("self_")
+    if sizes is None or "?" not in sizes.group(1) or DYNAMIC in input_type.shape:
+        return
+    if not all(op.is_none(key) or _is_constant_int(op.operand(key)) for key in ("start", "end")):
+        return
+    if not _is_constant_int(op.operand("dim")) or not _is_constant_int(op.operand("step")):
+        return
+    dim = op.int("dim") % input_type.rank
+    start = None if op.is_none("start") else op.int("start")
+    end = None if op.is_none("end") else op.int("end")
+    lo, hi, step = _slice_bounds(input_type.shape[dim], start, end, op.int("step"))
+    shape = list(input_type.shape)
+    shape[dim] = max(0, -(-(hi - lo) // step))
+    refined = text.replace(f"[{sizes.group(1)}]", f"[{','.join(map(str, shape))}]", 1)
+    op.op.results[0].set_type(ir.Type.parse(refined))
+
+
 def _is_constant_int(value) -> bool:
     owner = value.owner
     return not isinstance(owner, ir.Block) and owner.operation.name == "torch.constant.int"
+
+
+def _part(x: ir.Value, dim: int, start: int, stop: int) -> ir.Value:
+    """x[..., start:stop, ...] along `dim` (static sizes)."""
+    shape = list(x.type.shape)
+    starts, limits = [0] * len(shape), list(shape)
+    starts[dim], limits[dim] = start, stop
+    shape[dim] = stop - start
+    return shape_ops.SliceOp(x, [], i64_array_attr(starts), i64_array_attr(limits), i64_array_attr([1] * len(shape)),
+                             tensor_type(shape, x.type.element_type)).result
+
+
+@converts("torch.aten.roll", makes=(shape_ops.SliceOp, shape_ops.ConcatOp))
+def roll(op):
+    """The last `shift` elements along a dim move to its front: two slices and a concat
+    per dim; without dims, along the flattened tensor."""
+    x, shifts, dims = op.tensor("self_"), op.ints("shifts"), op.ints("dims")
+    shape = list(x.type.shape)
+    if DYNAMIC in shape:
+        raise NotConvertible("roll of a tensor with dynamic sizes")
+    if not dims:
+        x, dims = reshape(x, [math.prod(shape)]), [0]
+    for shift, dim in zip(shifts, dims):
+        dim = dim % x.type.rank
+        size = x.type.shape[dim]
+        if size and shift % size:
+            cut = size - shift % size
+            tail, head = _part(x, dim, cut, size), _part(x, dim, 0, cut)
+            x = shape_ops.ConcatOp(tail, head, i64(dim), x.type).result
+    return reshape(x, shape)
 
 
 @converts("torch.aten.select.int", makes=shape_ops.SliceOp)
