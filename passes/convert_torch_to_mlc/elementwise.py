@@ -2,7 +2,10 @@
 
 import math
 
+from torch_mlir import ir
+
 from ...dialects import elementwise_ops as ew
+from ...dialects.op_base import is_float
 from ..graph import cast_to, f64, splat, string, tensor_type
 from .patterns import converts
 
@@ -76,9 +79,45 @@ def binary(op):
 
 @converts(*[f"torch.aten.{p}.{form}" for p in COMPARE for form in ("Tensor", "Scalar")], makes=ew.CompareOp)
 def compare(op):
-    lhs_type = op.operand_type(0)
-    lhs, rhs = _operands(op, lhs_type.element_type)
-    return ew.CompareOp(lhs, rhs, string(op.name.split(".")[2]), op.result_type()).result
+    """In torch's promoted type: an integer tensor against a float compares as floats
+    (`x == 2.5` is false everywhere, not `x == 2`)."""
+    predicate, result_type = op.name.split(".")[2], op.result_type()
+    lhs_type = op.operand_type(0).element_type
+    if op.name.endswith("Scalar"):
+        if is_float(lhs_type) or op.operand("other").owner.name != "torch.constant.float":
+            lhs, rhs = _operands(op, lhs_type)
+            return ew.CompareOp(lhs, rhs, string(predicate), result_type).result
+        return _integers_against_float(op.tensor("self_"), op.float("other"), predicate, result_type)
+    rhs_type = op.operand_type(1).element_type
+    common = lhs_type if is_float(lhs_type) or not is_float(rhs_type) else rhs_type
+    if not is_float(common) and ir.IntegerType(rhs_type).width > ir.IntegerType(common).width:
+        common = rhs_type
+    lhs, rhs = cast_to(op.tensor("self_"), common), cast_to(op.tensor("other"), common)
+    return ew.CompareOp(lhs, rhs, string(predicate), result_type).result
+
+
+def _integers_against_float(x, value: float, predicate: str, result_type):
+    """An integer tensor against a float constant, exactly, in the integers: NaN, a
+    value out of the type's range or between two integers makes some predicates
+    constant and moves the bound of the others (x < 2.5 is x <= 2)."""
+    width = ir.IntegerType(x.type.element_type).width
+    low, high = -(2 ** (width - 1)), 2 ** (width - 1) - 1
+
+    def everywhere(answer: bool):
+        return splat(float(answer), result_type.element_type, result_type.shape)
+
+    if math.isnan(value):
+        return everywhere(predicate == "ne")
+    if value > high or value < low:
+        above_all = value > high
+        return everywhere({"eq": False, "ne": True, "lt": above_all, "le": above_all,
+                           "gt": not above_all, "ge": not above_all}[predicate])
+    if value != math.floor(value):
+        if predicate in ("eq", "ne"):
+            return everywhere(predicate == "ne")
+        predicate, value = ("le", math.floor(value)) if predicate in ("lt", "le") else ("ge", math.ceil(value))
+    bound = splat(int(value), x.type.element_type)
+    return ew.CompareOp(x, bound, string(predicate), result_type).result
 
 
 @converts("torch.aten.where.self", makes=ew.SelectOp)

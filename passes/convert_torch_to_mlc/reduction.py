@@ -20,4 +20,6 @@ def reduce(op):
     axes = list(range(rank)) if op.is_none(1) else op.ints(1) or list(range(rank))
     result_type = op.result_type()
     x = cast_to(op.tensor(0), result_type.element_type)
+    if rank == 0:  # a 0-d tensor reduces to itself (nansum, mse_loss of scalars)
+        return x
     return REDUCTIONS[op.name](x, i64_array_attr(axes), boolean(op.bool(2)), result_type).result

@@ -176,6 +176,18 @@ case("isfinite", torch.isfinite, lambda: SPECIAL)
 case("nan_to_num", lambda x: torch.nan_to_num(x, nan=0.0, posinf=9.0, neginf=-9.0), lambda: SPECIAL)
 case("eq_scalar", lambda x: x == 0.5, lambda: SPECIAL)
 case("ne_tensor", torch.ne, ints(3, 4, low=0, high=3), ints(3, 4, low=0, high=3))
+# An integer tensor against a float compares as floats: x == 2.5 is never true, x < 2.5 is x <= 2.
+for name, compare in [("eq", torch.eq), ("ne", torch.ne), ("lt", torch.lt), ("le", torch.le), ("gt", torch.gt),
+                      ("ge", torch.ge)]:
+    case(f"{name}_int_vs_fraction", lambda x, c=compare: c(x, 2.5), ints(3, 4, low=-4, high=6))
+    case(f"{name}_int_vs_float_tensor", lambda x, y, c=compare: c(x, y), ints(3, 4, low=-4, high=6),
+         floats(3, 4, low=-4, high=6))
+case("lt_int_vs_huge", lambda x: x < 1e30, ints(3, 4))
+case("ne_int_vs_nan", lambda x: x != float("nan"), ints(3, 4))
+case("isinf_int", torch.isinf, ints(3, 4))
+case("isposinf_int", torch.isposinf, ints(3, 4))
+case("sum_of_0d", lambda x: torch.sum(x, dim=()), lambda: torch.tensor(2.5))
+case("mse_loss_0d", lambda x, y: F.mse_loss(x, y), lambda: torch.tensor(2.5), lambda: torch.tensor(1.0))
 case("to_int32", lambda x: x.to(torch.int32), floats(3, 4, low=-5, high=5))
 case("to_float_from_int", lambda x: x.float(), ints(3, 4))
 case("to_bool", lambda x: x.bool(), lambda: torch.tensor([0.0, 1.0, -0.5, 0.0]))
