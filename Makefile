@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-models test-fast lint lit pytest venv lock clean system-packages
+.PHONY: demo test test-models test-fast conformance lint lit pytest venv lock clean system-packages
 
 venv: $(STAMP)
 
@@ -35,6 +35,11 @@ pytest: $(STAMP)
 # each compiled at -O2 and checked against PyTorch eager. About 3 minutes.
 test-models: $(STAMP)
 	$(BIN)/pytest -q -m models test/pytest
+
+# PyTorch's OpInfo samples (about 1100 cases) through mlc, each compared with eager and
+# checked against test/conformance/expected.txt; prints the summary table. About 15 minutes.
+conformance: $(STAMP)
+	$(BIN)/python test/conformance/run.py
 
 # Debian packages: the Vulkan runtime of the vulkan-spirv target (the Vulkan loader and
 # Mesa's lavapipe, a Vulkan device on the CPU); Graphviz, which lays out the picture of

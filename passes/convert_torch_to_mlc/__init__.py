@@ -17,8 +17,10 @@ import re
 
 from torch_mlir import ir, rewrite
 
+from ...dialects import data_ops
 from ...dialects.facts import Declined
 from ...dialects.fusion_ops import FusionGroupOp, YieldOp
+from ...dialects.op_base import is_float
 from ...dialects.shape_ops import Im2colOp
 from ..registry import Pass, PassFailure, register
 from . import (  # noqa: F401 (registers patterns)
@@ -35,7 +37,7 @@ from . import (  # noqa: F401 (registers patterns)
     scan,
     shape,
 )
-from .patterns import CONVERSIONS, make_pattern
+from .patterns import CONVERSIONS, NotConvertible, builtin_tensor_type, make_pattern, wrap_result
 from .shape import refine_slice_types
 
 NOT_CONVERTED = {
@@ -111,6 +113,34 @@ def _erase_dead_shape_arithmetic(module: ir.Operation) -> None:
             op.erase()
 
 
+def _empty_results_to_constants(module: ir.Operation) -> None:
+    """An op whose every result is a tensor without elements computes nothing: it
+    becomes an empty mlc.constant, whatever the op (torch-mlir's roll of a 0x0 tensor
+    slices and concatenates empty pieces, which tensor.insert_slice rejects)."""
+    empty = []
+    for op in torch_ops(module):
+        types = [_static_builtin(result.type) for result in op.results]
+        if types and all(t is not None and 0 in t.shape for t in types):
+            empty.append((op, types))
+    for op, types in empty:
+        with ir.InsertionPoint(op), op.location:
+            values = [data_ops.ConstantOp(ir.DenseElementsAttr.get_splat(
+                t, ir.FloatAttr.get(t.element_type, 0.0) if is_float(t.element_type)
+                else ir.IntegerAttr.get(t.element_type, 0)), t).result for t in types]
+            wrapped = [wrap_result(value, result.type) for value, result in zip(values, op.results)]
+        for result, value in zip(op.results, wrapped):
+            result.replace_all_uses_with(value)
+        op.erase()
+
+
+def _static_builtin(type_: ir.Type):
+    try:
+        builtin = builtin_tensor_type(type_)
+    except NotConvertible:
+        return None
+    return None if ir.ShapedType.get_dynamic_size() in builtin.shape else builtin
+
+
 @register
 class ConvertTorchToMlc(Pass):
     """Converts torch ops (backend contract, builtin-tensor signatures) into mlc ops."""
@@ -128,6 +158,7 @@ class ConvertTorchToMlc(Pass):
             patterns.add(torch_name, make_pattern(conversion, failures, scratch))
         before = collections.Counter(op.name for op in torch_ops(module))
         refine_slice_types(module)
+        _empty_results_to_constants(module)
         rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
         _erase_dead_shape_arithmetic(module)
         remaining = torch_ops(module)

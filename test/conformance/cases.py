@@ -25,6 +25,13 @@ RANDOM = {
     "nn.functional.fractional_max_pool3d",
 }
 UNINITIALIZED = {"empty", "empty_like", "new_empty", "new_empty_strided", "empty_strided", "empty_permuted"}
+# Ops returning indices of values: on an input with repeated values, torch does not
+# define which of the equal elements' indices comes back. Their cases compare the
+# values; the indices' shape and dtype only, when the input repeats a value.
+TIES = {
+    "topk", "sort", "argsort", "msort", "kthvalue", "mode", "max.reduction_with_dim", "min.reduction_with_dim",
+    "argmax", "argmin", "median", "nanmedian", "cummax", "cummin", "sort.stable",
+}
 
 
 def op_name(op) -> str:
@@ -63,6 +70,9 @@ def _samples(name: str, dtype_name: str) -> list:
         return []
 
 
+INPUT = object()  # marks the leaves that are inputs (None is a constant like any other)
+
+
 class OpModule(torch.nn.Module):
     """One call of `function`: tensor leaves of its arguments come in as inputs, in order."""
 
@@ -70,17 +80,17 @@ class OpModule(torch.nn.Module):
         super().__init__()
         self.function = function
         self.spec = spec
-        self.constants = [None if isinstance(leaf, torch.Tensor) else leaf for leaf in leaves]
+        self.constants = [INPUT if isinstance(leaf, torch.Tensor) else leaf for leaf in leaves]
 
     def forward(self, *tensors):
         given = iter(tensors)
-        leaves = [next(given) if constant is None else constant for constant in self.constants]
+        leaves = [next(given) if constant is INPUT else constant for constant in self.constants]
         args, kwargs = pytree.tree_unflatten(leaves, self.spec)
         return self.function(*args, **kwargs)
 
 
 def build(case: str):
-    """(module, inputs, kind) for a case name; kind is "values", "random" or "uninitialized"."""
+    """(module, inputs, kind) for a case name; kind is "values", "ties", "random" or "uninitialized"."""
     name, dtype_name, index = case.rsplit(":", 2)
     sample = _samples(name, dtype_name)[int(index)]
     op = op_database()[name]
@@ -91,4 +101,6 @@ def build(case: str):
         return op.op(*args, **kwargs)
 
     kind = "random" if name in RANDOM else "uninitialized" if name in UNINITIALIZED else "values"
+    if name in TIES and inputs and inputs[0].numel() and inputs[0].unique().numel() < inputs[0].numel():
+        kind = "ties"
     return OpModule(call, leaves, spec), inputs, kind

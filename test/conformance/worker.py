@@ -72,7 +72,7 @@ def mismatch(expected, actual, kind: str) -> str | None:
             return f"result {i}: dtype {g.dtype}, eager {w.dtype}"
         if tuple(g.shape) != tuple(w.shape):
             return f"result {i}: shape {list(g.shape)}, eager {list(w.shape)}"
-        if kind != "values":
+        if kind in ("random", "uninitialized") or (kind == "ties" and g.dtype == torch.int64):
             continue
         if w.is_complex() or w.is_floating_point():
             close = torch.isclose(g, w, rtol=RTOL, atol=ATOL, equal_nan=True)

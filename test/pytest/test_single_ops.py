@@ -278,6 +278,7 @@ case("flip", lambda x: torch.flip(x, (0, 2)), floats(2, 3, 4))
 case("roll", lambda x: torch.roll(x, shifts=(1, -2), dims=(0, 1)), floats(4, 5))
 case("roll_flat", lambda x: torch.roll(x, 3), ints(2, 5))
 case("fftshift", torch.fft.fftshift, floats(4, 5))
+case("roll_empty", lambda x: torch.roll(x, 1, 0), lambda: torch.zeros(0, 3))  # empty results become constants
 case("repeat", lambda x: x.repeat(2, 1, 3), floats(3, 2))
 case("tril", torch.tril, floats(4, 5))
 case("triu_diagonal", lambda x: torch.triu(x, 1), floats(4, 5))
