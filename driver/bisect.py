@@ -69,7 +69,7 @@ def bisect(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2,
     module = torch_import.import_program(program, make_context()).operation
     run = Runner(chosen, inputs, rtol, atol)
 
-    stages = [(CONVERSION, torch_to_mlc())] + [(_name(e), [e]) for e in pipeline.graph_passes(chosen.runs_alone)]
+    stages = [(CONVERSION, torch_to_mlc())] + [(_name(e), [e]) for e in pipeline.graph_passes(chosen.runs_alone, chosen.left_outside)]
     done = []
     for name, elements in stages:
         run_stage(name, elements, module, {"stages": []})

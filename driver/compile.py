@@ -143,7 +143,7 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
             report["fallback"] = fallback_ops(report)
         report["ops"]["after import"] = count_ops(module)
     if order(start) < order("linalg") and order("mlc") <= order(stop) and pipeline.passes:
-        stage(f"{pipeline.name} graph passes", pipeline.graph_passes(targets.get(target).runs_alone))
+        stage(f"{pipeline.name} graph passes", pipeline.graph_passes(targets.get(target).runs_alone, targets.get(target).left_outside))
     if order(start) < order("linalg"):
         report["ops"]["after optimization"] = count_ops(module)
         report["matmul flops"] = matmul_flops(module)

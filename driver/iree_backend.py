@@ -43,6 +43,11 @@ RUNTIME_DRIVERS = {"llvm-cpu": "local-task", "vulkan-spirv": "vulkan", "cuda": "
 # with other ops (ViT's class token: "operations with large vector sizes"), and a
 # window copy fused with a transpose fails ("all stack allocations need to be hoisted").
 RUNS_ALONE = ("concat", "im2col")
+# On the GPUs a concat in a dispatch of its own fails too (slices inserted into an empty
+# tensor: "failed to legalize hal.interface.binding.subspan" on SPIR-V, "LLVM Translation
+# failed for builtin.unrealized_conversion_cast" on CUDA): it stays out of mlc's groups,
+# and IREE turns the inserted slices into copies, as it does for torch-mlir's own concats.
+GPU_RUNS_ALONE, GPU_LEFT_OUTSIDE = ("im2col",), ("concat",)
 # IREE's recommended CPU settings (its CPU guide): data tiling packs each matmul's operands
 # into the tiles of IREE's mmt4d microkernels (weights once, at load; activations by a
 # pack that IREE fuses into the producing dispatch, or gives a dispatch of its own), and
@@ -431,7 +436,8 @@ targets.register(targets.Target(
     load=lambda vmfb, parameters=None, driver=None: _device_function(vmfb, "vulkan-spirv", parameters),
     can_run=TARGETS_CAN_RUN["vulkan-spirv"],
     external_params=True,
-    runs_alone=RUNS_ALONE,
+    runs_alone=GPU_RUNS_ALONE,
+    left_outside=GPU_LEFT_OUTSIDE,
     options=("vulkan-target",),
 ))
 targets.register(targets.Target(
@@ -442,6 +448,7 @@ targets.register(targets.Target(
     load=lambda vmfb, parameters=None, driver=None: _device_function(vmfb, "cuda", parameters),
     can_run=TARGETS_CAN_RUN["cuda"],
     external_params=True,
-    runs_alone=RUNS_ALONE,
+    runs_alone=GPU_RUNS_ALONE,
+    left_outside=GPU_LEFT_OUTSIDE,
     options=("cuda-sm",),
 ))

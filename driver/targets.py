@@ -27,6 +27,7 @@ class Target:
     dispatch_regions: bool = True  # takes mlc's fusion groups as IREE dispatch regions
     external_params: bool = False  # can keep large weights in an IREE parameter archive (load(artifact, parameters=path))
     runs_alone: tuple[str, ...] = ()  # mlc ops its compiler takes only in a dispatch of their own (mlc-fuse{isolate})
+    left_outside: tuple[str, ...] = ()  # mlc ops left out of every group, for IREE to place (mlc-fuse{outside})
 
 
 TARGETS: dict[str, Target] = {}

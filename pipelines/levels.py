@@ -53,12 +53,14 @@ class Pipeline:
         """The pass names, graph passes then lowering, in order."""
         return [_element_name(e) for e in self.passes + self.lowering(dispatch_regions)]
 
-    def graph_passes(self, runs_alone: tuple[str, ...] = ()) -> list:
+    def graph_passes(self, runs_alone: tuple[str, ...] = (), left_outside: tuple[str, ...] = ()) -> list:
         """The graph passes for a target: `mlc-fuse` given the ops the target compiles only
-        alone (`Target.runs_alone`), unless the pipeline set them itself."""
-        if not runs_alone:
+        alone (`Target.runs_alone`) and those it wants outside any group
+        (`Target.left_outside`), unless the pipeline set them itself."""
+        options = [f"isolate={','.join(runs_alone)}"] * bool(runs_alone) + [f"outside={','.join(left_outside)}"] * bool(left_outside)
+        if not options:
             return list(self.passes)
-        return [f"mlc-fuse{{isolate={','.join(runs_alone)}}}" if e == "mlc-fuse" else e for e in self.passes]
+        return [f"mlc-fuse{{{' '.join(options)}}}" if e == "mlc-fuse" else e for e in self.passes]
 
     def lowering(self, dispatch_regions: bool = True) -> list[str]:
         """The lowering to linalg; fusion groups become IREE dispatch regions when

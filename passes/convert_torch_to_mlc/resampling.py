@@ -58,8 +58,10 @@ def avg_pool1d(op):
 # --- per-axis resampling by gathers ---------------------------------------------------------
 
 
-def _i64_constant(values, shape):
-    return make_constant(np.asarray(values, dtype=np.int64), tensor_type(shape, ir.IntegerType.get_signless(64)), "positions")
+def _positions_constant(values, shape):
+    """Source positions as i32: SPIR-V has no native i64, and IREE's Vulkan target fails
+    on i64 index arithmetic (nearest upsampling did); positions fit 32 bits."""
+    return make_constant(np.asarray(values, dtype=np.int32), tensor_type(shape, ir.IntegerType.get_signless(32)), "positions")
 
 
 def _weights(values, axis, rank, element_type):
@@ -70,7 +72,7 @@ def _weights(values, axis, rank, element_type):
 
 def _gather(value, positions, axis):
     positions = np.asarray(positions)
-    index = _i64_constant(positions, list(positions.shape))
+    index = _positions_constant(positions, list(positions.shape))
     shape = list(value.type.shape[:axis]) + list(positions.shape) + list(value.type.shape[axis + 1 :])
     return shape_ops.GatherOp(value, index, i64(axis), tensor_type(shape, value.type.element_type)).result
 

@@ -32,8 +32,8 @@ def _mlc_op(op: ir.Operation) -> MlcOp | None:
     return view if isinstance(view, MlcOp) else None
 
 
-def _graph_ops(block: ir.Block) -> list[ir.Operation]:
-    """The ops to plan: mlc ops that compute at run time."""
+def _graph_ops(block: ir.Block, outside: frozenset = frozenset()) -> list[ir.Operation]:
+    """The ops to plan: mlc ops that compute at run time, less those kept `outside`."""
     constant = set()  # ops whose value is known at compile time
     planned = []
     for op in block.operations:
@@ -44,7 +44,7 @@ def _graph_ops(block: ir.Block) -> list[ir.Operation]:
         if isinstance(view, ConstantOp) or all(not isinstance(o, ir.Block) and o.operation in constant
                                                for o in operands):
             constant.add(op.operation)
-        elif not isinstance(view.fusion_kind, Declined):
+        elif not isinstance(view.fusion_kind, Declined) and type(view) not in outside:
             planned.append(op)
     return planned
 
@@ -81,18 +81,28 @@ class Fuse(Pass):
     name = "mlc-fuse"
     isolate: str = dataclasses.field(
         default="", metadata={"help": "comma-separated ops the target compiles only alone, e.g. concat,im2col"})
+    outside: str = dataclasses.field(
+        default="", metadata={"help": "comma-separated ops left out of every group, for IREE to place, e.g. concat"})
 
     def __post_init__(self):
-        _ = self.isolated  # an unknown op name is an error when the pipeline is built
+        _ = self.isolated, self.left_outside  # an unknown op name is an error when the pipeline is built
 
     @property
     def isolated(self) -> frozenset[type]:
         """The op classes `isolate` names."""
+        return self._classes("isolate", self.isolate)
+
+    @property
+    def left_outside(self) -> frozenset[type]:
+        """The op classes `outside` names."""
+        return self._classes("outside", self.outside)
+
+    def _classes(self, option: str, text: str) -> frozenset[type]:
         classes = {cls.short_name(): cls for cls in op_classes()}
-        names = [name.strip() for name in self.isolate.split(",") if name.strip()]
+        names = [name.strip() for name in text.split(",") if name.strip()]
         unknown = [name for name in names if name not in classes]
         if unknown:
-            raise UserError(f"option 'isolate' of pass '{self.name}' names no mlc op: '{unknown[0]}'")
+            raise UserError(f"option '{option}' of pass '{self.name}' names no mlc op: '{unknown[0]}'")
         return frozenset(classes[name] for name in names)
 
     def run(self, module):
@@ -100,7 +110,7 @@ class Fuse(Pass):
             self._fuse_block(function.regions[0].blocks[0])
 
     def _fuse_block(self, block: ir.Block) -> None:
-        ops = _graph_ops(block)
+        ops = _graph_ops(block, self.left_outside)
         if not ops:
             return
         members = collections.defaultdict(list)

@@ -3,8 +3,8 @@
 /// 1-D pooling is 2-D pooling of a height-1 image; interpolation and uneven adaptive pooling are gathers at constant positions, weighted.
 
 // CHECK-LABEL: func.func @adaptive_avg_pool2d_uneven
-// CHECK: %[[COLS:.*]] = "mlc.constant"() {value = dense<{{\[\[}}0, 1, 2, 2], [2, 3, 4, 5], [5, 6, 7, 7]]> : tensor<3x4xi64>}
-// CHECK: %[[WINDOWS:.*]] = "mlc.gather"(%arg0, %[[COLS]]) {axis = 3 : i64} : (tensor<2x3x9x8xf32>, tensor<3x4xi64>) -> tensor<2x3x9x3x4xf32>
+// CHECK: %[[COLS:.*]] = "mlc.constant"() {value = dense<{{\[\[}}0, 1, 2, 2], [2, 3, 4, 5], [5, 6, 7, 7]]> : tensor<3x4xi32>}
+// CHECK: %[[WINDOWS:.*]] = "mlc.gather"(%arg0, %[[COLS]]) {axis = 3 : i64} : (tensor<2x3x9x8xf32>, tensor<3x4xi32>) -> tensor<2x3x9x3x4xf32>
 // CHECK: %[[WEIGHTED:.*]] = "mlc.mul"(%[[WINDOWS]], %{{.*}})
 // CHECK: "mlc.reduce_sum"(%[[WEIGHTED]]) {axes = array<i64: 4>, keepdim = false}
 // CHECK: "mlc.reduce_sum"{{.*}} -> tensor<2x3x4x3xf32>
@@ -38,10 +38,10 @@ func.func @max_pool1d(%arg0: !torch.vtensor<[2,3,11],f32>) -> !torch.vtensor<[2,
 // -----
 
 // CHECK-LABEL: func.func @nearest_size
-// CHECK: %[[COLS:.*]] = "mlc.constant"() {value = dense<[0, 0, 1, 2, 2, 3, 4]> : tensor<7xi64>}
+// CHECK: %[[COLS:.*]] = "mlc.constant"() {value = dense<[0, 0, 1, 2, 2, 3, 4]> : tensor<7xi32>}
 // CHECK: %[[WIDE:.*]] = "mlc.gather"(%arg0, %[[COLS]]) {axis = 3 : i64}
-// CHECK: %[[ROWS:.*]] = "mlc.constant"() {value = dense<[0, 0, 1, 2, 2, 3]> : tensor<6xi64>}
-// CHECK: "mlc.gather"(%[[WIDE]], %[[ROWS]]) {axis = 2 : i64} : (tensor<1x2x4x7xf32>, tensor<6xi64>) -> tensor<1x2x6x7xf32>
+// CHECK: %[[ROWS:.*]] = "mlc.constant"() {value = dense<[0, 0, 1, 2, 2, 3]> : tensor<6xi32>}
+// CHECK: "mlc.gather"(%[[WIDE]], %[[ROWS]]) {axis = 2 : i64} : (tensor<1x2x4x7xf32>, tensor<6xi32>) -> tensor<1x2x6x7xf32>
 func.func @nearest_size(%arg0: !torch.vtensor<[1,2,4,5],f32>) -> !torch.vtensor<[1,2,6,7],f32> {
   %false = torch.constant.bool false
   %str = torch.constant.str "nearest"
