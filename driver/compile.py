@@ -207,12 +207,17 @@ def new_report(target: str, pipeline: pipelines.Pipeline) -> dict:
     return {"target": target, "pipeline": pipeline.name, "passes": passes, "ops": {}, "stages": []}
 
 
-def import_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None):
-    """(program, torch-level module) for a model and its example inputs."""
+def export_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None) -> torch.export.ExportedProgram:
+    """The checked model and example inputs, exported (torch_import.export)."""
     if not isinstance(model, torch.nn.Module):
         raise UserError(f"expected a torch.nn.Module, got {type(model).__name__}")
     example_args = tuple(example_args) if isinstance(example_args, (tuple, list)) else (example_args,)
-    program = torch_import.export(model, example_args, dynamic_shapes)
+    return torch_import.export(model, example_args, dynamic_shapes)
+
+
+def import_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None):
+    """(program, torch-level module) for a model and its example inputs."""
+    program = export_model(model, example_args, dynamic_shapes=dynamic_shapes)
     return program, torch_import.import_program(program, make_context()).operation
 
 

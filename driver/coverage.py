@@ -21,6 +21,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import func
 
 from .. import pipelines
+from ..dialects import make_context
 from ..dialects.data_ops import ConstantOp
 from ..dialects.op_base import op_classes
 from ..errors import UserError
@@ -28,7 +29,8 @@ from ..passes.convert_torch_to_mlc import OPERAND_PRODUCERS, op_name, source_lin
 from ..passes.convert_torch_to_mlc.patterns import NotConvertible, builtin_tensor_type
 from ..pipelines.torch_to_mlc import TORCH_TO_MLC, torch_to_mlc
 from . import targets as target_registry
-from .compile import import_model, run_stage
+from . import torch_import
+from .compile import export_model, run_stage
 
 TARGET_NAMES = ("llvm-cpu", "vulkan-spirv", "cuda", "mlir-cpu")
 VIA_FALLBACK = "*"
@@ -109,7 +111,7 @@ def format_table(report: CoverageReport) -> str:
     total = sum(row.count for row in report.rows)
     converting = sum(row.count for row in report.rows if row.converts.ok)
     lines.append(f"{total} torch op(s) of {len(report.rows)} kind(s); {converting} convert to mlc. "
-                 f"{VIA_FALLBACK}: compiled through torch-mlir's fallback (--allow-fallback)")
+                 f"{VIA_FALLBACK}: compiled through torch-mlir's fallback (on by default; --no-fallback refuses it)")
     failures = [line for row in report.rows for line in row.failures()]
     if failures:
         lines += ["failures:", *(f"  {line}" for line in failures)]
@@ -314,8 +316,9 @@ def _combine(verdicts: list[tuple[Verdict, list[str]]]) -> Verdict:
     return Verdict(False, "; ".join(dict.fromkeys(details)))
 
 
-def module_coverage(module: ir.Operation, targets=None, *, level: str = "torch") -> CoverageReport:
-    """The coverage report of a torch-level module (`level` says what it is)."""
+def module_coverage(module: ir.Operation, targets=None, *, level: str = "torch", skip_source=None) -> CoverageReport:
+    """The coverage report of a torch-level module (`level` says what it is); ops from
+    the file `skip_source` (stand-ins the caller put in) are not reported."""
     if level != "torch":
         raise UserError(f"coverage starts from torch ops, but the input is already at level '{level}': "
                         "give the model, a .pt2, or an .mlir at torch level")
@@ -325,7 +328,9 @@ def module_coverage(module: ir.Operation, targets=None, *, level: str = "torch")
     context = module.context
     instances = collections.defaultdict(list)  # op type -> [(signature text, source line)]
     for op in torch_ops(module):
-        instances[op_name(op)].append((extract(op), source_line(op.location)))
+        place = source_line(op.location)
+        if skip_source is None or not place.startswith(skip_source):
+            instances[op_name(op)].append((extract(op), place))
     signatures = {}  # signature key -> the checks of its first instance
     for entries in instances.values():
         for text, _ in entries:
@@ -365,6 +370,26 @@ def _row(op: str, entries: list, signatures: dict, compiled: dict, names: list[s
 
 
 def coverage(model, example_args, *, dynamic_shapes=None, targets=None) -> CoverageReport:
-    """See `mlc.coverage`."""
-    _, module = import_model(model, example_args, dynamic_shapes=dynamic_shapes)
-    return module_coverage(module, targets)
+    """See `mlc.coverage`. Ops torch-mlir has no op for get a row of their own (they stop
+    every path); the rest of the model is checked with zeros standing in for them."""
+    return program_coverage(export_model(model, example_args, dynamic_shapes=dynamic_shapes), targets)
+
+
+def program_coverage(program, targets=None) -> CoverageReport:
+    """The coverage report of an exported program (see `coverage`)."""
+    unknown = torch_import.stand_in_unknown_ops(program)
+    module = torch_import.import_program(program, make_context()).operation
+    report = module_coverage(module, targets, skip_source=torch_import.STAND_IN)
+    report.rows += [_unknown_row(op, sources, report.targets) for op, sources in unknown.items()]
+    report.rows.sort(key=lambda row: (-row.count, row.op))
+    return report
+
+
+def _unknown_row(op: str, sources: list[str], names: list[str]) -> OpCoverage:
+    where = f" (at {', '.join(dict.fromkeys(sources))})"
+    return OpCoverage(op=op, count=len(sources), sources=list(dict.fromkeys(sources)), mlc_ops=[],
+                      converts=Verdict(False, "torch-mlir has no op for it, so no conversion to mlc" + where),
+                      lowers=None, fallback=Verdict(False, "torch-mlir has no op for it" + where),
+                      targets={name: Verdict(False, NOT_COMPILED + "neither mlc nor torch-mlir lowers it")
+                               for name in names},
+                      via_fallback=True)

@@ -74,20 +74,33 @@ def _argument_parser() -> ArgumentParser:
 
 def _load(args) -> tuple[ir.Operation, str]:
     """The module to compile and its level."""
+    program = _load_program(args)
+    if program is None:
+        return _load_mlir(args)
+    return torch_import.import_program(program, make_context()).operation, "torch"
+
+
+def _load_mlir(args) -> tuple[ir.Operation, str]:
+    """An .mlir input and its level."""
+    if args.input_shape:
+        raise UserError("--input-shape applies to Python models only; an .mlir file has its own types")
+    context = make_context()
+    with diagnostics.collect(context) as collector:
+        try:
+            source.read_input(args.model)
+            module = source.parse_file(args.model, context)
+        except ir.MLIRError as error:
+            collector.add_error(error)
+            raise UserError("\n".join(d.format() for d in collector.diagnostics)) from None
+    return module, detect_level(module)
+
+
+def _load_program(args):
+    """The exported program of a .py or .pt2 model; None for an .mlir input."""
     if not args.model.endswith(".py") and ".py:" not in args.model and args.dynamic_dim:
         raise UserError("--dynamic-dim applies to Python models only; .pt2 and .mlir files have their shapes")
     if args.model.endswith(".mlir"):
-        if args.input_shape:
-            raise UserError("--input-shape applies to Python models only; an .mlir file has its own types")
-        context = make_context()
-        with diagnostics.collect(context) as collector:
-            try:
-                source.read_input(args.model)
-                module = source.parse_file(args.model, context)
-            except ir.MLIRError as error:
-                collector.add_error(error)
-                raise UserError("\n".join(d.format() for d in collector.diagnostics)) from None
-        return module, detect_level(module)
+        return None
     if args.model.endswith(".pt2"):
         program = model_loading.load_exported_program(args.model)
     elif ":" in args.model and args.model.rpartition(":")[0].endswith(".py"):
@@ -101,7 +114,7 @@ def _load(args) -> tuple[ir.Operation, str]:
         args.example_inputs = [x.numpy() for x in inputs]
     else:
         raise UserError(f"cannot tell what '{args.model}' is: expected file.py:Name, a .pt2 or an .mlir file")
-    return torch_import.import_program(program, make_context()).operation, "torch"
+    return program
 
 
 def _coverage(args) -> int:
@@ -111,8 +124,13 @@ def _coverage(args) -> int:
         if value is not None:
             raise UserError(f"--coverage checks each target with its default options and writes no IR or executable: "
                             f"drop {flag}")
-    module, level = _load(args)
-    report = coverage.module_coverage(module, [args.target] if args.target else None, level=level)
+    chosen = [args.target] if args.target else None
+    program = _load_program(args)
+    if program is not None:  # ops torch-mlir does not know become rows of the table
+        report = coverage.program_coverage(program, chosen)
+    else:
+        module, level = _load_mlir(args)
+        report = coverage.module_coverage(module, chosen, level=level)
     write_output(str(report) + "\n", args.output)
     if args.report:
         write_output(json.dumps(report.to_dict(), indent=2) + "\n", args.report)

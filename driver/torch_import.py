@@ -7,8 +7,11 @@ rather than their arithmetic: its graph passes (BatchNorm folding, fusion)
 need them.
 """
 
+import collections
 import contextlib
 import logging
+import os
+import re
 import warnings
 
 import torch
@@ -82,6 +85,43 @@ def _decompose_unknown_ops(program: torch.export.ExportedProgram) -> torch.expor
             break
         program = program.run_decompositions(unknown)
     return program
+
+
+STAND_IN = "<mlc stand-in>"  # the source file of the ops `stand_in_unknown_ops` puts in
+
+
+def stand_in_unknown_ops(program: torch.export.ExportedProgram) -> dict[str, list[str]]:
+    """Replaces each op torch-mlir has no op for by zeros of its result's shape, so the
+    rest of the model imports (for `mlc.coverage`, which reports them); returns their
+    torch-mlir names with their source lines. An op with several results is an error."""
+    unknown = _unknown_ops(program, make_context())
+    replaced = collections.defaultdict(list)
+    graph = program.graph_module.graph
+    for node in list(graph.nodes):
+        if node.target not in unknown:
+            continue
+        value = node.meta.get("val")
+        if not isinstance(value, torch.Tensor):
+            raise UserError(f"{_mlir_op_name(node.target)} is unknown to torch-mlir and has several results: "
+                            "coverage cannot look past it")
+        with graph.inserting_before(node):
+            zeros = graph.call_function(torch.ops.aten.zeros.default, (list(value.shape),), {"dtype": value.dtype})
+        zeros.meta = {**node.meta, "stack_trace": f'  File "{STAND_IN}", line 1, in forward'}
+        replaced[_mlir_op_name(node.target)].append(_source_of(node))
+        node.replace_all_uses_with(zeros)
+        graph.erase_node(node)
+    program.graph_module.recompile()
+    return dict(replaced)
+
+
+def _source_of(node: torch.fx.Node) -> str:
+    """The model's source line of an FX node, as mlc's messages name lines (file:line)."""
+    frames = re.findall(r'File "([^"]+)", line (\d+)', node.meta.get("stack_trace") or "")
+    if not frames:
+        return "unknown location"
+    file, line = frames[-1]
+    relative = os.path.relpath(file) if os.path.isabs(file) else file
+    return f"{relative if not relative.startswith('..') else file}:{line}"
 
 
 def _restore_batch_norm(graph_module: torch.fx.GraphModule) -> None:

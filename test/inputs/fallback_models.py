@@ -30,3 +30,10 @@ class Erfinv(torch.nn.Module):
 
     def forward(self, x):
         return torch.erfinv(torch.tanh(x))
+
+
+class Bessel(torch.nn.Module):
+    """special_bessel_j0: torch-mlir has no op for it (it imports as torch.operator)."""
+
+    def forward(self, x):
+        return torch.special.bessel_j0(x) + torch.relu(x)

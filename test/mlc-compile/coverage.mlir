@@ -42,3 +42,10 @@ func.func @main(%x: !torch.vtensor<[4,4],f32>) -> !torch.vtensor<[],f32> {
 // LEVEL: mlc-compile: error: coverage starts from torch ops, but the input is already at level 'mlc': give the model, a .pt2, or an .mlir at torch level
 // RUN: not mlc-compile %s --coverage --target tpu 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: mlc-compile: error: unknown target 'tpu'
+
+// An op torch-mlir has no op for (special_bessel_j0 imports as torch.operator) is a
+// row of the table, with its source line, not an error; the rest is still checked.
+// RUN: mlc-compile %inputs/fallback_models.py:Bessel --input-shape 4xf32 --coverage --target llvm-cpu | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: torch.aten.relu                   1  mlc.relu         yes     yes       -
+// UNKNOWN: torch.aten.special_bessel_j0      1  no               -       no        no
+// UNKNOWN: torch.aten.special_bessel_j0: torch-mlir has no op for it, so no conversion to mlc (at {{.*}}fallback_models.py:39)

@@ -106,3 +106,22 @@ def test_resnet18_coverage_is_fast():
     seconds = float(out[0])
     assert out[1] == "20 True"
     assert seconds < 60, f"ResNet-18 coverage took {seconds:.1f} s"
+
+
+class BesselAndRelu(torch.nn.Module):
+    def forward(self, x):
+        return torch.special.bessel_j0(x) + torch.relu(x)  # line BESSEL
+
+
+def test_an_op_torch_mlir_does_not_know_is_a_row_not_an_error():
+    """torch-mlir has no op for special_bessel_j0: it is reported in the table, and the
+    rest of the model is checked (zeros stand in for it, and are not reported)."""
+    report = mlc.coverage(BesselAndRelu(), (torch.randn(4),), targets=["llvm-cpu"])
+    assert [row.op for row in report.rows] == ["torch.aten.add.Tensor", "torch.aten.relu",
+                                               "torch.aten.special_bessel_j0"]
+    bessel = report.row("torch.aten.special_bessel_j0")
+    assert not bessel.converts.ok and not bessel.fallback.ok and not bessel.targets["llvm-cpu"].ok
+    line = next(i for i, text in enumerate(open(__file__).read().splitlines(), 1) if text.endswith("# line BESSEL"))
+    assert bessel.sources == [f"test/pytest/test_coverage.py:{line}"] or bessel.sources[0].endswith(f"test_coverage.py:{line}")
+    assert bessel.failures()[0].startswith("torch.aten.special_bessel_j0: torch-mlir has no op for it")
+    assert report.row("torch.aten.relu").targets["llvm-cpu"].ok
