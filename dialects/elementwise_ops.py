@@ -201,6 +201,24 @@ class CoshOp(SimpleUnaryOp, name="cosh", traits=[ext.Pure]):
     float_only = True
 
 
+class AcoshOp(SimpleUnaryOp, name="acosh", traits=[ext.Pure]):
+    """Elementwise the inverse hyperbolic cosine of x (NaN below 1)."""
+
+    float_only = True
+
+
+class AsinhOp(SimpleUnaryOp, name="asinh", traits=[ext.Pure]):
+    """Elementwise the inverse hyperbolic sine of x."""
+
+    float_only = True
+
+
+class AtanhOp(SimpleUnaryOp, name="atanh", traits=[ext.Pure]):
+    """Elementwise the inverse hyperbolic tangent of x (+-inf at +-1, NaN beyond)."""
+
+    float_only = True
+
+
 class RoundOp(SimpleUnaryOp, name="round", traits=[ext.Pure]):
     """Elementwise x rounded to the nearest integer, halves to even (as torch.round)."""
 

@@ -15,6 +15,7 @@ import re
 import warnings
 
 import torch
+import torch._decomp
 from torch_mlir import ir, passmanager
 from torch_mlir.extras.fx_importer import TORCH_DTYPE_TO_MLIR_TYPE, ContextCache, FxImporter, FxImporterHooks
 
@@ -76,9 +77,10 @@ def _mlir_op_name(op: torch._ops.OpOverload) -> str:
 
 def _decompose_unknown_ops(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
     """Composite ops torch-mlir does not know (GPT-2's `aten.diff`) are broken into
-    ones it does, with PyTorch's own decompositions; every other op stays whole."""
+    ones it does, with PyTorch's own decompositions (export's table first, then the
+    wider one, which has `addmv`); every other op stays whole."""
     context = make_context()
-    table = torch.export.default_decompositions()
+    table = {**torch._decomp.decomposition_table, **torch.export.default_decompositions()}
     for _ in range(4):  # a decomposition may itself use an op that needs one
         unknown = {op: table[op] for op in _unknown_ops(program, context) if op in table}
         if not unknown:

@@ -167,6 +167,7 @@ UNARY = {
     **{op: _rounded_once(fn) for op, fn in {
         ew.Log1pOp: np.log1p, ew.Expm1Op: np.expm1, ew.Log2Op: np.log2, ew.Log10Op: np.log10, ew.TanOp: np.tan,
         ew.AsinOp: np.arcsin, ew.AcosOp: np.arccos, ew.AtanOp: np.arctan, ew.SinhOp: np.sinh, ew.CoshOp: np.cosh,
+        ew.AcoshOp: np.arccosh, ew.AsinhOp: np.arcsinh, ew.AtanhOp: np.arctanh,
     }.items()},
     ew.RoundOp: np.round,  # half to even, as torch.round
     ew.TruncOp: np.trunc,

@@ -161,3 +161,15 @@ def isfinite(op):
         return _binary_compare(x, x, "eq")
     magnitude = ew.AbsOp(x, x.type).result
     return _binary_compare(magnitude, splat(math.inf, x.type.element_type), "lt")
+
+
+@converts("torch.aten.xlogy.Tensor", makes=(ew.LogOp, ew.MulOp, ew.CompareOp, ew.SelectOp), keep_whole=True)
+def xlogy(op):
+    """x * log(y) in the result's type, 0 where x is 0 (whatever y is, but NaN), NaN where y is NaN."""
+    result_type = op.result_type()
+    element_type = result_type.element_type
+    x, y = cast_to(op.tensor("self_"), element_type), cast_to(op.tensor("other"), element_type)
+    product = _binary(ew.MulOp, x, ew.LogOp(y, y.type).result, element_type)
+    x_is_zero = _binary_compare(x, splat(0, element_type), "eq")
+    zeroed = ew.SelectOp(x_is_zero, splat(0, element_type), product, result_type).result
+    return ew.SelectOp(_binary_compare(y, y, "ne"), y, zeroed, result_type).result

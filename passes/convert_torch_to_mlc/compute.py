@@ -3,7 +3,7 @@
 
 from ...dialects import compute_ops, elementwise_ops, reduction_ops, shape_ops
 from ...dialects.op_base import DYNAMIC
-from ..graph import boolean, i64, i64_array_attr, reshape, string, tensor_type
+from ..graph import boolean, i64, i64_array_attr, reshape, splat, string, tensor_type
 from .patterns import NotConvertible, converts
 from .resampling import adaptive_avg_pool
 from .sizes import dim, merged_shape
@@ -53,20 +53,100 @@ def _plus_bias(value, bias):
     return value if bias is None else elementwise_ops.AddOp(value, bias, value.type).result
 
 
-@converts("torch.aten.mm", "torch.aten.bmm", "torch.aten.matmul", makes=compute_ops.MatmulOp)
+def _with_unit_dims(value, shape):
+    """`value` reshaped to `shape`, which only adds or drops size-1 dimensions: its
+    dynamic sizes are `value`'s, in order."""
+    sizes = [dim(value, d) for d, size in enumerate(value.type.shape) if size == DYNAMIC]
+    return reshape(value, shape, sizes)
+
+
+def vector_matmul(lhs, rhs, result_type):
+    """torch.matmul where an operand may be 1-D: a 1-D lhs is a row [1, K] (dropped
+    from the result), a 1-D rhs a column [K, 1] (dropped too); vector @ vector is the
+    0-d dot product. A product over nothing (K = 0) is zeros."""
+    if lhs.type.rank and lhs.type.shape[-1] == 0 and result_type.has_static_shape:
+        return splat(0, result_type.element_type, result_type.shape)
+    if lhs.type.rank >= 2 and rhs.type.rank >= 2:
+        return matmul(lhs, rhs, result_type)
+    if lhs.type.rank == 0 or rhs.type.rank == 0:
+        raise NotConvertible("matmul of a 0-d operand")
+    element_type = result_type.element_type
+    lhs_matrix = _with_unit_dims(lhs, [1, lhs.type.shape[0]]) if lhs.type.rank == 1 else lhs
+    rhs_matrix = _with_unit_dims(rhs, [rhs.type.shape[0], 1]) if rhs.type.rank == 1 else rhs
+    batch = ew_broadcast(lhs_matrix.type.shape[:-2], rhs_matrix.type.shape[:-2])
+    product_shape = batch + [lhs_matrix.type.shape[-2], rhs_matrix.type.shape[-1]]
+    if lhs.type.rank == 1 and rhs.type.rank > 2:
+        # [1, K] x [..., K, N]: the rhs's batch, with one row each.
+        product_shape = list(rhs.type.shape[:-2]) + [1, rhs.type.shape[-1]]
+        product = compute_ops.MatmulOp(lhs_matrix, rhs_matrix, tensor_type(product_shape, element_type)).result
+    else:
+        product = matmul(lhs_matrix, rhs_matrix, tensor_type(product_shape, element_type))
+    return _with_unit_dims(product, list(result_type.shape))
+
+
+def ew_broadcast(lhs_batch, rhs_batch):
+    batch = elementwise_ops.broadcast_shapes(list(lhs_batch), list(rhs_batch))
+    if batch is None:
+        raise NotConvertible("matmul batch dimensions that do not broadcast")
+    return batch
+
+
+@converts("torch.aten.mm", "torch.aten.bmm", "torch.aten.matmul", "torch.aten.mv", "torch.aten.dot",
+          makes=(compute_ops.MatmulOp, shape_ops.ReshapeOp))
 def matmul_family(op):
-    if op.operand_type("self_").rank < 2 or op.operand_type(1).rank < 2:
-        raise NotConvertible("matmul of a 1-D operand")
-    return matmul(op.tensor("self_"), op.tensor(1), op.result_type())
+    return vector_matmul(op.tensor("self_"), op.tensor(1), op.result_type())
 
 
-@converts("torch.aten.linear", makes=compute_ops.MatmulOp, keep_whole=True)
+@converts("torch.aten.linear", makes=(compute_ops.MatmulOp, shape_ops.ReshapeOp, elementwise_ops.AddOp),
+          keep_whole=True)
 def linear(op):
-    """y = x @ w^T + b. The transpose of the weight folds away at compile time."""
-    if op.operand_type("input").rank < 2:
-        raise NotConvertible("linear of a 1-D input")
+    """y = x @ w^T + b. The transpose of the weight folds away at compile time. A 1-D
+    input or weight is a vector in the product (torch.matmul's rules)."""
+    x, weight = op.tensor("input"), op.tensor("weight")
+    if x.type.rank == 0 or weight.type.rank == 0:
+        raise NotConvertible("linear of a 0-d input or weight")
+    result_type = op.result_type()
     bias = None if op.is_none("bias") else op.tensor("bias")
-    return matmul(op.tensor("input"), transpose_last_two(op.tensor("weight")), op.result_type(), bias)
+    if x.type.rank >= 2 and weight.type.rank == 2:
+        return matmul(x, transpose_last_two(weight), result_type, bias)
+    weight = transpose_last_two(weight) if weight.type.rank == 2 else weight
+    product = vector_matmul(x, weight, result_type)
+    return product if bias is None else elementwise_ops.AddOp(product, bias, result_type).result
+
+
+def _scaled(op, key, value, element_type):
+    """value * op's scalar `key` (beta or alpha); the value itself when that is 1."""
+    factor = op.float(key)
+    if factor == 1:
+        return value
+    return elementwise_ops.MulOp(value, splat(factor, element_type), value.type).result
+
+
+ADD_PRODUCT_MAKES = (compute_ops.MatmulOp, shape_ops.ReshapeOp, shape_ops.TransposeOp, elementwise_ops.MulOp,
+                     elementwise_ops.AddOp)
+
+
+@converts("torch.aten.addbmm", makes=ADD_PRODUCT_MAKES, keep_whole=True)  # torch-mlir's form has prims.collapse
+@converts("torch.aten.addmv", "torch.aten.addmm", makes=ADD_PRODUCT_MAKES)
+def add_product(op):
+    """beta * input + alpha * product, the input ignored (NaN too) where beta is 0. mv and
+    mm are matmuls; addbmm's sum over the batch of products is one matmul over the batch
+    and the contracted dimension together: [N, B*K] x [B*K, P]. torch-mlir decomposes
+    the float addmm itself; the integer forms reach this."""
+    result_type = op.result_type()
+    element_type = result_type.element_type
+    lhs, rhs = op.tensor(1), op.tensor(2)
+    if op.name == "torch.aten.addbmm":
+        lhs = shape_ops.TransposeOp(lhs, i64_array_attr([1, 0, 2]),
+                                    tensor_type([lhs.type.shape[i] for i in (1, 0, 2)], element_type)).result
+        lhs_shape, lhs_sizes = merged_shape(lhs, [[0], [1, 2]])
+        rhs_shape, rhs_sizes = merged_shape(rhs, [[0, 1], [2]])
+        lhs, rhs = reshape(lhs, lhs_shape, lhs_sizes), reshape(rhs, rhs_shape, rhs_sizes)
+    product = _scaled(op, "alpha", vector_matmul(lhs, rhs, result_type), element_type)
+    if op.float("beta") == 0:
+        return product
+    addend = _scaled(op, "beta", op.tensor("self_"), element_type)
+    return elementwise_ops.AddOp(product, addend, result_type).result
 
 
 def _pairs(padding):

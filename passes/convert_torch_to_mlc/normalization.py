@@ -6,7 +6,8 @@ import numpy as np
 from torch_mlir import ir
 
 from ...dialects import compute_ops, data_ops, elementwise_ops, normalization_ops, reduction_ops
-from ..graph import boolean, f64, i64, i64_array_attr, splat, string, tensor_type
+from ...dialects.op_base import is_float
+from ..graph import boolean, cast_to, f64, i64, i64_array_attr, splat, string, tensor_type
 from .compute import matmul, transpose_last_two
 from .patterns import NotConvertible, converts
 
@@ -47,11 +48,37 @@ def layer_norm(op):
     ).result
 
 
-@converts("torch.aten.softmax.int", "torch.aten._softmax", makes=normalization_ops.SoftmaxOp, keep_whole=True)
+@converts("torch.aten.softmax.int", "torch.aten._softmax", makes=(normalization_ops.SoftmaxOp, data_ops.CastOp),
+          keep_whole=True)
 def softmax(op):
-    if op.name == "torch.aten.softmax.int" and not op.is_none(2):
-        raise NotConvertible("softmax with a dtype argument")
-    return normalization_ops.SoftmaxOp(op.tensor("self_"), i64(op.int("dim")), op.result_type()).result
+    """A dtype (softmax.int) or half_to_float (_softmax) casts the input to the result's
+    type first, as torch computes it."""
+    result_type = op.result_type()
+    x = cast_to(op.tensor("self_"), result_type.element_type)
+    return normalization_ops.SoftmaxOp(x, i64(op.int("dim")), result_type).result
+
+
+@converts("torch.aten.log_softmax.int", "torch.aten._log_softmax",
+          makes=(reduction_ops.ReduceMaxOp, reduction_ops.ReduceSumOp, elementwise_ops.ExpOp, elementwise_ops.LogOp,
+                 elementwise_ops.SubOp, data_ops.CastOp))
+def log_softmax(op):
+    """(x - max) - log(sum(exp(x - max))) along dim, in the result's type (a dtype or
+    half_to_float casts the input first). torch-mlir decomposes the forms without a
+    dtype itself; this takes the rest."""
+    result_type = op.result_type()
+    x = cast_to(op.tensor("self_"), result_type.element_type)
+    if not is_float(result_type.element_type):
+        raise NotConvertible("log_softmax to an integer type")
+    rank, shape = result_type.rank, list(result_type.shape)
+    axis = op.int("dim") % max(rank, 1)
+    if rank == 0:
+        return elementwise_ops.SubOp(x, x, result_type).result  # one element: log(1)
+    kept_type = tensor_type([1 if i == axis else d for i, d in enumerate(shape)], result_type.element_type)
+    peak = reduction_ops.ReduceMaxOp(x, i64_array_attr([axis]), boolean(True), kept_type).result
+    shifted = elementwise_ops.SubOp(x, peak, result_type).result
+    total = reduction_ops.ReduceSumOp(elementwise_ops.ExpOp(shifted, result_type).result, i64_array_attr([axis]),
+                                      boolean(True), kept_type).result
+    return elementwise_ops.SubOp(shifted, elementwise_ops.LogOp(total, kept_type).result, result_type).result
 
 
 def _causal_mask(length_q, length_k, element_type):

@@ -55,11 +55,47 @@ UNARY = {
     ew.AtanOp: (math.atan, None),
     ew.SinhOp: (math.sinh, None),
     ew.CoshOp: (math.cosh, None),
+    ew.AcoshOp: (lambda x: _acosh(x), None),
+    ew.AsinhOp: (lambda x: _asinh(x), None),
+    ew.AtanhOp: (lambda x: _atanh(x), None),
     ew.RoundOp: (math.roundeven, None),
     ew.TruncOp: (math.trunc, None),
     ew.SignOp: (lambda x: _sign(x, arith.cmpf, arith.CmpFPredicate.OGT, arith.CmpFPredicate.OLT, _c(x, 0)),
              lambda x: _sign(x, arith.cmpi, arith.CmpIPredicate.sgt, arith.CmpIPredicate.slt, _c(x, 0))),
 }
+
+
+# IREE expands math.acosh/asinh/atanh as log(x + sqrt(x^2 +- 1)): inf for x^2 past the
+# float's range and all precision lost near 0 (asinh(1e-8) was 0). These are the
+# log1p forms, with log(2|x|) beyond 2^28 where x^2 +- 1 is x^2.
+_HUGE = 2.0 ** 28
+
+
+def _log_of_twice(a):
+    return arith.addf(math.log(a), _c(a, pymath.log(2)))
+
+
+def _acosh(x):
+    """log1p(t + sqrt(t (t + 2))) with t = x - 1: exact near 1, NaN below it."""
+    t = arith.subf(x, _c(x, 1))
+    near = math.log1p(arith.addf(t, math.sqrt(arith.mulf(t, arith.addf(t, _c(x, 2))))))
+    return arith.select(arith.cmpf(arith.CmpFPredicate.OGT, x, _c(x, _HUGE)), _log_of_twice(x), near)
+
+
+def _asinh(x):
+    """sign(x) log1p(a + a^2 / (1 + sqrt(1 + a^2))) with a = |x|."""
+    a = math.absf(x)
+    square = arith.mulf(a, a)
+    near = math.log1p(arith.addf(a, arith.divf(square, arith.addf(_c(x, 1), math.sqrt(arith.addf(_c(x, 1), square))))))
+    magnitude = arith.select(arith.cmpf(arith.CmpFPredicate.OGT, a, _c(x, _HUGE)), _log_of_twice(a), near)
+    return math.copysign(magnitude, x)
+
+
+def _atanh(x):
+    """sign(x) log1p(2a / (1 - a)) / 2 with a = |x|: +-inf at +-1, NaN beyond."""
+    a = math.absf(x)
+    magnitude = arith.mulf(_c(x, 0.5), math.log1p(arith.divf(arith.addf(a, a), arith.subf(_c(x, 1), a))))
+    return math.copysign(magnitude, x)
 
 
 def _sign(x, compare, greater, less, otherwise):

@@ -121,6 +121,9 @@ UNARY = {
     "floor": (torch.floor, floats(8, 16, low=-5, high=5)),
     "ceil": (torch.ceil, floats(8, 16, low=-5, high=5)),
     "silu": (F.silu, floats(8, 16, low=-6, high=6)),
+    "acosh": (torch.acosh, np.array([1.0, 1.0000001, 1.5, 10.0, 1e20, np.inf, 0.5, np.nan], np.float32)),
+    "asinh": (torch.asinh, np.array([-1e20, -3.0, -1e-5, -0.0, 1e-8, 0.5, 1e10, np.inf], np.float32)),
+    "atanh": (torch.atanh, np.array([-1.0, -0.99, -1e-6, 0.0, 1e-7, 0.5, 1.0, 1.5], np.float32)),
 }
 for name, (reference, x) in UNARY.items():
     case(name, name, [x], reference)

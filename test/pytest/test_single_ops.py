@@ -381,6 +381,36 @@ case("full_like", lambda x: x + torch.full_like(x, 2.0), floats(3, 4))
 case("zeros_ones", lambda x: x * torch.ones(3, 4) + torch.zeros(4), floats(3, 4))
 
 
+# --- inverse hyperbolic functions, xlogy, softmax dtypes, products with 1-D operands ---------------
+
+EDGES = torch.tensor([0.0, -0.0, 1.0, -1.0, 0.5, 1e-8, 3.0, 1e20, float("inf"), -float("inf"), float("nan")])
+case("acosh", torch.acosh, lambda: torch.cat([EDGES, torch.tensor([1.0000001, 2.0, 1e5])]))
+case("asinh", torch.asinh, lambda: torch.cat([EDGES, -EDGES[5:8]]))
+case("atanh", torch.atanh, lambda: torch.cat([EDGES, torch.tensor([0.9999, -0.99, -1e-6])]))
+case("acosh_int", torch.acosh, ints(3, 4, low=0, high=5))
+case("xlogy", torch.xlogy, lambda: EDGES.reshape(-1, 1), lambda: EDGES)
+case("xlogy_int", torch.xlogy, ints(3, 4, low=-1, high=4), ints(4, low=-1, high=4))
+case("softmax_dtype_f64", lambda x: F.softmax(x, -1, dtype=torch.float64), floats(3, 5))
+case("softmax_half_to_f32", lambda x: F.softmax(x, 1, dtype=torch.float32), lambda: torch.randn(3, 5).half())
+case("log_softmax_dtype_f64", lambda x: F.log_softmax(x, 0, dtype=torch.float64), floats(3, 5, low=-50, high=50))
+case("log_softmax_int_to_f32", lambda x: torch.log_softmax(x, 1, dtype=torch.float32), ints(3, 5))
+case("matmul_vector_vector", torch.matmul, floats(5), floats(5, low=-1))
+case("matmul_matrix_vector", torch.matmul, floats(3, 5), floats(5))
+case("matmul_vector_matrix", torch.matmul, floats(5), floats(5, 4))
+case("matmul_batched_vector", torch.matmul, floats(3, 2, 4, 5), floats(5))
+case("matmul_vector_batched", torch.matmul, floats(5), floats(2, 5, 4))
+case("dot_int", torch.dot, ints(6), ints(6, low=-3))
+case("mv", torch.mv, floats(3, 5), floats(5))
+case("vdot", torch.vdot, floats(5), floats(5, low=-1))
+case("linear_vector_input", F.linear, floats(5), floats(4, 5), floats(4))
+case("linear_vector_weight", F.linear, floats(2, 3, 5), floats(5))
+case("addmv", lambda i, m, v: torch.addmv(i, m, v, beta=0.5, alpha=2), floats(3), floats(3, 5), floats(5))
+case("addmv_beta_zero_ignores_nan", lambda i, m, v: torch.addmv(i, m, v, beta=0),
+     lambda: torch.full((3,), float("nan")), floats(3, 5), floats(5))
+case("addmm_int", lambda i, a, b: torch.addmm(i, a, b, beta=2, alpha=3), ints(3, 4), ints(3, 5), ints(5, 4))
+case("addbmm", lambda i, a, b: torch.addbmm(i, a, b, beta=0.5, alpha=2), floats(3, 4), floats(2, 3, 5), floats(2, 5, 4))
+
+
 # --- unsupported: each must fail with the UserError that names the op or torch-mlir's reason ---------
 
 UNSUPPORTED = [
