@@ -1,4 +1,4 @@
-"""Compute ops: matmul, conv2d and 2-D pooling.
+"""Compute ops: matmul, conv2d, conv3d, 2-D pooling and N-D pooling.
 
 Convolution and pooling carry a `layout` attribute. With "NCHW" the input is
 N×C×H×W and the conv weight F×C×KH×KW (torch's layout); with "NHWC" the input is
@@ -224,3 +224,158 @@ class AvgPool2dOp(PoolOp, name="avg_pool2d", traits=[ext.Pure]):
     def verify(self):
         super().verify()
         bool_attr(self, "count_include_pad")
+
+
+# --- N-D windows: 3-D convolution, pooling of any spatial rank ------------------------------
+#
+# These ops have no `layout`: the input is N x C x spatial... (torch's layout) and
+# `mlc-convert-layout` leaves them alone (Layout.FIXED). `padding` holds a
+# [low, high] pair per spatial axis, in order, as conv2d's [top, bottom, left, right].
+
+
+def nd_window_attributes(op, rank, *, dilation=True):
+    """stride, padding and dilation of an op over `rank` spatial axes, checked."""
+    stride = i64_array(op, "stride", size=rank)
+    padding = i64_array(op, "padding", size=2 * rank)
+    dilations = i64_array(op, "dilation", size=rank) if dilation else [1] * rank
+    if min(stride) < 1 or min(dilations) < 1:
+        raise VerifyError("stride and dilation must be positive")
+    if min(padding) < 0:
+        raise VerifyError(f"padding must not be negative, got {list(padding)}")
+    return stride, padding, dilations
+
+
+class Conv3dOp(MlcOp, name="conv3d", traits=[ext.Pure]):
+    """3-D convolution (cross-correlation, as torch) of an N x C x D x H x W input with an
+    F x C/groups x KD x KH x KW weight, and an optional per-channel bias.
+
+    Attributes: `stride` [sd, sh, sw], `padding` [front, back, top, bottom, left, right],
+    `dilation` [dd, dh, dw], `groups` (i64; groups == C == F is depthwise).
+    """
+
+    fusion_kind = FusionKind.OUT_ELEMENTWISE_FUSABLE
+    layout_rule = Layout.FIXED  # no NDHWC form: a transpose stops here
+
+    input: Operand[ir.RankedTensorType]
+    weight: Operand[ir.RankedTensorType]
+    stride: Any
+    padding: Any
+    dilation: Any
+    groups: ir.IntegerAttr
+    result: Result[ir.RankedTensorType]
+    bias: Operand[ir.RankedTensorType] | None = None
+
+    def flops(self) -> int | None:
+        weight = self.weight.type
+        if not (self.result.type.has_static_shape and weight.has_static_shape):
+            return None
+        return 2 * math.prod(self.result.type.shape) * math.prod(weight.shape[1:])
+
+    def verify(self):
+        stride, padding, dilation = nd_window_attributes(self, 3)
+        groups = int_attr(self, "groups")
+        operands = [self.input, self.weight] + ([self.bias] if self.bias is not None else [])
+        element_type = expect_same_element_type(operands, "input, weight and bias")
+        input_type, weight_type = ranked(self.input, "input"), ranked(self.weight, "weight")
+        if input_type.rank != 5 or weight_type.rank != 5:
+            raise VerifyError(f"input and weight must have rank 5, got {input_type.rank} and {weight_type.rank}")
+        n, c, *spatial = input_type.shape
+        f, wc, *kernel = weight_type.shape
+        if groups < 1 or (c != DYNAMIC and c % groups) or (f != DYNAMIC and f % groups):
+            raise VerifyError(f"groups {groups} must divide input channels {'?' if c == DYNAMIC else c} and output channels {f}")
+        if not dims_match(c, DYNAMIC if wc == DYNAMIC else wc * groups):
+            raise VerifyError(f"input has {c} channels but weight expects {wc * groups} ({wc} per group x {groups} groups)")
+        if self.bias is not None:
+            expect_shape(self.bias, [f], "bias")
+        out = [window_output_size(s, k, stride[i], padding[2 * i], padding[2 * i + 1], dilation[i])
+               for i, (s, k) in enumerate(zip(spatial, kernel))]
+        expect_shape(self.result, [n, f, *out], "result")
+        expect_element_type(self.result, element_type, "result")
+
+
+class PoolNdOp(MlcOp):
+    """Base of pooling over 1 to 3 spatial axes of an N x C x spatial... input:
+    `kernel`, `stride`, `padding` ([low, high] per axis), `ceil_mode`."""
+
+    fusion_kind = FusionKind.OUT_ELEMENTWISE_FUSABLE
+    layout_rule = Layout.FIXED  # no channels-last form: a transpose stops here
+
+    has_dilation = True
+
+    def spatial_rank(self) -> int:
+        return ranked(self.input, "input").rank - 2
+
+    def result_element_type(self, input_type):
+        return input_type.element_type
+
+    def verify(self):
+        input_type = ranked(self.input, "input")
+        rank = input_type.rank - 2
+        if rank not in (1, 2, 3):
+            raise VerifyError(f"input must have rank 3, 4 or 5, got {input_type.rank}")
+        kernel = i64_array(self, "kernel", size=rank)
+        stride, padding, dilation = nd_window_attributes(self, rank, dilation=self.has_dilation)
+        if min(kernel) < 1:
+            raise VerifyError(f"kernel must be positive, got {kernel}")
+        for i in range(rank):
+            if max(padding[2 * i : 2 * i + 2]) > ((kernel[i] - 1) * dilation[i] + 1) // 2:
+                raise VerifyError(f"padding {padding} must be at most half the (dilated) kernel {kernel}")
+        ceil_mode = bool_attr(self, "ceil_mode")
+        n, c, *spatial = input_type.shape
+        out = [window_output_size(s, kernel[i], stride[i], padding[2 * i], padding[2 * i + 1], dilation[i], ceil_mode)
+               for i, s in enumerate(spatial)]
+        expect_shape(self.result, [n, c, *out], "result")
+        expect_element_type(self.result, self.result_element_type(input_type), "result")
+
+
+class MaxPoolNdOp(PoolNdOp, name="max_pool_nd", traits=[ext.Pure]):
+    """Maximum over each window (NaN wins); padding never wins."""
+
+    input: Operand[ir.RankedTensorType]
+    kernel: Any
+    stride: Any
+    padding: Any
+    dilation: Any
+    ceil_mode: Any
+    result: Result[ir.RankedTensorType]
+
+
+class MaxPoolIndicesOp(PoolNdOp, name="max_pool_indices", traits=[ext.Pure]):
+    """The i64 position of each window's maximum as torch's max_pool*d_with_indices
+    gives it: the flat index into the input's spatial plane (d * H * W + h * W + w),
+    the first of equal maxima, the last of NaNs. Pair it with `mlc.max_pool_nd` (or
+    `mlc.max_pool2d`) for the values."""
+
+    fusion_kind = FusionKind.OPAQUE  # an arg-reduction: left out of fusion groups
+    input: Operand[ir.RankedTensorType]
+    kernel: Any
+    stride: Any
+    padding: Any
+    dilation: Any
+    ceil_mode: Any
+    result: Result[ir.RankedTensorType]
+
+    def result_element_type(self, input_type):
+        return ir.IntegerType.get_signless(64, context=self.operation.context)
+
+
+class AvgPoolNdOp(PoolNdOp, name="avg_pool_nd", traits=[ext.Pure]):
+    """Mean over each window, in the input's type (integers divide with truncation, as
+    torch). The divisor is `divisor` when it is not 0 (torch's divisor_override),
+    else the window clipped to the padded input (`count_include_pad`) or to the input."""
+
+    has_dilation = False
+    input: Operand[ir.RankedTensorType]
+    kernel: Any
+    stride: Any
+    padding: Any
+    ceil_mode: Any
+    count_include_pad: Any
+    divisor: ir.IntegerAttr
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        super().verify()
+        bool_attr(self, "count_include_pad")
+        if int_attr(self, "divisor") < 0:
+            raise VerifyError(f"divisor must not be negative, got {int_attr(self, 'divisor')}")

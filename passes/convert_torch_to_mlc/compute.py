@@ -1,10 +1,12 @@
-"""torch linear algebra, convolution and pooling -> mlc matmul, conv2d and pooling."""
+"""torch linear algebra, conv2d and 2-D pooling -> mlc matmul, conv2d and pooling
+(aten.convolution in every rank: convolution.py)."""
 
 
 from ...dialects import compute_ops, elementwise_ops, reduction_ops, shape_ops
-from ...dialects.op_base import DYNAMIC
+from ...dialects.op_base import DYNAMIC, is_float
 from ..graph import boolean, i64, i64_array_attr, reshape, splat, string, tensor_type
 from .patterns import NotConvertible, converts
+from .pooling import avg_pool_nd
 from .resampling import adaptive_avg_pool
 from .sizes import dim, merged_shape
 
@@ -171,13 +173,6 @@ def conv2d(op):
     return _conv(op, op.ints("stride"), op.ints("padding"), op.ints("dilation"), op.int("groups"), bias_index=2)
 
 
-@converts("torch.aten.convolution", makes=compute_ops.Conv2dOp)
-def convolution(op):
-    if op.bool("transposed"):
-        raise NotConvertible("transposed convolution")
-    return _conv(op, op.ints("stride"), op.ints("padding"), op.ints("dilation"), op.int("groups"), bias_index=2)
-
-
 @converts("torch.aten.max_pool2d", makes=compute_ops.MaxPool2dOp, keep_whole=True)
 def max_pool2d(op):
     kernel = op.ints("kernel_size")
@@ -188,10 +183,13 @@ def max_pool2d(op):
     ).result
 
 
-@converts("torch.aten.avg_pool2d", makes=compute_ops.AvgPool2dOp, keep_whole=True)
+@converts("torch.aten.avg_pool2d", makes=(compute_ops.AvgPool2dOp, compute_ops.AvgPoolNdOp), keep_whole=True)
 def avg_pool2d(op):
-    if not op.is_none("divisor_override"):
-        raise NotConvertible("avg_pool2d with divisor_override")
+    """Integers and divisor_override: mlc.avg_pool_nd (see pooling.py)."""
+    if not op.is_none("divisor_override") or not is_float(op.operand_type("self_").element_type):
+        return avg_pool_nd(op, 2)
+    if op.operand_type("self_").rank != 4:
+        raise NotConvertible("unbatched avg_pool2d input")
     kernel = op.ints("kernel_size")
     stride = op.ints("stride") or kernel
     return compute_ops.AvgPool2dOp(

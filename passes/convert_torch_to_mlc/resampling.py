@@ -13,6 +13,7 @@ from torch_mlir import ir
 
 from ...dialects import compute_ops, reduction_ops, shape_ops
 from ...dialects import elementwise_ops as ew
+from ...dialects.op_base import DYNAMIC
 from ..constant_values import make_constant
 from ..graph import boolean, i64, i64_array_attr, reshape, string, tensor_type
 from .patterns import NotConvertible, converts
@@ -29,12 +30,26 @@ def _pool1d_type(op):
     return tensor_type([n, c, 1, length], op.result_type().element_type)
 
 
+def _check_pool1d_shape(op, kernel, stride, padding, dilation):
+    """Declines a 1-D pool whose result length is not what its window gives. torch-mlir
+    decomposes adaptive_avg_pool1d into such an avg_pool1d (kernel 1, the output size
+    of the adaptive pool) behind an always-failing assertion; built from it, the mlc op
+    failed its verifier (and a height-1 reshape of a `?` length lost its size)."""
+    length, out = op.operand_type("self_").shape[-1], op.result_type().shape[-1]
+    if length == DYNAMIC:
+        raise NotConvertible("1-D pooling of a dynamic length")
+    expected = compute_ops.window_output_size(length, kernel, stride, padding, padding, dilation, op.bool("ceil_mode"))
+    if out != expected:
+        raise NotConvertible(f"result length {out} is not the window's {expected}")
+
+
 @converts("torch.aten.max_pool1d", makes=compute_ops.MaxPool2dOp)
 def max_pool1d(op):
     if op.operand_type("self_").rank != 3:
         raise NotConvertible("unbatched max_pool1d input")
     (kernel,), (padding,), (dilation,) = op.ints("kernel_size"), op.ints("padding"), op.ints("dilation")
     stride = (op.ints("stride") or [kernel])[0]
+    _check_pool1d_shape(op, kernel, stride, padding, dilation)
     pooled = compute_ops.MaxPool2dOp(
         _height_one(op, op.tensor("self_")), i64_array_attr([1, kernel]), i64_array_attr([1, stride]), i64_array_attr([0, 0, padding, padding]),
         i64_array_attr([1, dilation]), boolean(op.bool("ceil_mode")), string("NCHW"), _pool1d_type(op),
@@ -42,12 +57,19 @@ def max_pool1d(op):
     return reshape(pooled, op.result_type().shape)
 
 
-@converts("torch.aten.avg_pool1d", makes=compute_ops.AvgPool2dOp)
+@converts("torch.aten.avg_pool1d", makes=(compute_ops.AvgPool2dOp, compute_ops.AvgPoolNdOp))
 def avg_pool1d(op):
+    """Integers: mlc.avg_pool_nd, which divides with truncation as torch does."""
     if op.operand_type("self_").rank != 3:
         raise NotConvertible("unbatched avg_pool1d input")
     (kernel,), (padding,) = op.ints("kernel_size"), op.ints("padding")
     stride = (op.ints("stride") or [kernel])[0]
+    _check_pool1d_shape(op, kernel, stride, padding, 1)
+    if not ew.is_float(op.operand_type("self_").element_type):
+        return compute_ops.AvgPoolNdOp(
+            op.tensor("self_"), i64_array_attr([kernel]), i64_array_attr([stride]), i64_array_attr([padding, padding]),
+            boolean(op.bool("ceil_mode")), boolean(op.bool("count_include_pad")), i64(0), op.result_type(),
+        ).result
     pooled = compute_ops.AvgPool2dOp(
         _height_one(op, op.tensor("self_")), i64_array_attr([1, kernel]), i64_array_attr([1, stride]), i64_array_attr([0, 0, padding, padding]),
         boolean(op.bool("ceil_mode")), boolean(op.bool("count_include_pad")), string("NCHW"), _pool1d_type(op),

@@ -6,6 +6,7 @@ pool, -inf for max pool); accumulators start from `linalg.fill` or the bias.
 
 import math
 
+import numpy as np
 from torch_mlir import ir
 from torch_mlir.dialects import arith, linalg
 
@@ -14,6 +15,7 @@ from ...dialects.compute_ops import spatial_dims
 from ...dialects.op_base import DYNAMIC, bool_attr, i64_array, int_attr, is_float
 from .builders import (
     PARALLEL,
+    REDUCTION,
     Unsupported,
     broadcast_to,
     collapse,
@@ -147,7 +149,7 @@ def _lower_conv2d(op):
         return named(x, op.weight, outs=[init], **window)
     if groups == channels == filters:
         return _depthwise(x, op.weight, init, layout, window)
-    return _grouped(x, op.weight, init, layout, groups, window)
+    return _grouped(x, op.weight, init, layout, groups, window, op.bias)
 
 
 def _depthwise(x, weight, init, layout, window):
@@ -167,13 +169,27 @@ def _split_channels(value, axis, groups):
     return expand(value, new_sizes, reassociation), reassociation
 
 
-def _grouped(x, weight, init, layout, groups, window):
+def _split_accumulator(init, bias, axis, groups):
+    """`init` with its channels (`axis`) split into [groups, C / groups]. A bias is
+    broadcast into the split shape directly: IREE cannot compile the expand_shape of
+    a broadcast result feeding a grouped convolution ("write affecting operations on
+    global resources")."""
+    if bias is None:
+        return _split_channels(init, axis, groups)
+    split, reassociation = _split_channels(init, axis, groups)
+    bias, _ = _split_channels(bias, 0, groups)
+    added = [d for d in range(split.type.rank) if d not in (axis, axis + 1)]
+    element_type = init.type.element_type
+    return linalg.broadcast(bias, outs=[empty(sizes(split), element_type)], dimensions=added).results[0], reassociation
+
+
+def _grouped(x, weight, init, layout, groups, window, bias=None):
     """Channels split into groups: conv_2d_ngchw_gfchw (NCHW) or conv_2d_nhwgc_gfhwc
     (NHWC, whose KH x KW x C/G x F weight is transposed to G x F/G x KH x KW x C/G)."""
     if layout == "NCHW":
         x, _ = _split_channels(x, 1, groups)
         weight, _ = _split_channels(weight, 0, groups)
-        init, groups_of_result = _split_channels(init, 1, groups)
+        init, groups_of_result = _split_accumulator(init, bias, 1, groups)
         result = linalg.conv_2d_ngchw_gfchw(x, weight, outs=[init], **window)
         return collapse(result, groups_of_result)
     x, _ = _split_channels(x, 3, groups)
@@ -181,7 +197,7 @@ def _grouped(x, weight, init, layout, groups, window):
     kh, kw, cg, g, fg = weight.type.shape
     transposed = empty([g, fg, kh, kw, cg], weight.type.element_type)
     weight = linalg.transpose(weight, outs=[transposed], permutation=[3, 4, 0, 1, 2]).results[0]
-    init, groups_of_result = _split_channels(init, 3, groups)
+    init, groups_of_result = _split_accumulator(init, bias, 3, groups)
     result = linalg.conv_2d_nhwgc_gfhwc(x, weight, outs=[init], **window)
     return collapse(result, groups_of_result)
 
@@ -270,7 +286,222 @@ def _divide_by_window(total, layout, rows, cols):
     return generic(inputs, init, maps, [PARALLEL] * 4, lambda s, r, c, _: arith.divf(s, arith.mulf(r, c)))
 
 
+# --- N-D windows: conv3d, max_pool_nd, max_pool_indices, avg_pool_nd ----------------------
+#
+# NC + spatial layout. conv3d uses linalg's named NCDHW ops where there is one
+# (groups 1, depthwise); grouped conv3d and pooling of any spatial rank are
+# `linalg.generic`s whose loops are (batch, channels..., outputs..., window...),
+# the input read at output * stride + window * dilation of the padded input.
+
+
+def _window_read(rank, first_output, first_window, stride, dilation, leading) -> ir.AffineMap:
+    """(d...) -> (leading..., o_i * stride_i + k_i * dilation_i for each spatial axis)."""
+    d = ir.AffineDimExpr.get
+    spatial = [d(first_output + i) * stride[i] + d(first_window + i) * dilation[i] for i in range(len(stride))]
+    return ir.AffineMap.get(rank, 0, [d(x) for x in leading] + spatial)
+
+
+def _nd_padded(value, padding, padding_value):
+    """Pads every spatial axis (2, 3, ...) by its [low, high] pair."""
+    spatial = len(padding) // 2
+    low, high = [0, 0] + list(padding[0::2]), [0, 0] + list(padding[1::2])
+    assert len(low) == spatial + 2
+    return pad(value, low, high, padding_value)
+
+
+def _multiply_add(x, w, acc):
+    if is_float(acc.type):
+        return arith.addf(acc, arith.mulf(x, w))
+    return arith.addi(acc, arith.muli(x, w))
+
+
+def _lower_conv3d(op):
+    stride, padding, dilation = i64_array(op, "stride"), i64_array(op, "padding"), i64_array(op, "dilation")
+    groups = int_attr(op, "groups")
+    x = _nd_padded(op.input, padding, 0)
+    init = _accumulator_nd(op)
+    channels, filters = op.input.type.shape[1], op.result.type.shape[1]
+    window = {"strides": stride, "dilations": dilation}
+    if groups == 1:
+        return linalg.conv_3d_ncdhw_fcdhw(x, op.weight, outs=[init], **window)
+    if groups == channels == filters:  # [C, 1, KD, KH, KW] -> [C, KD, KH, KW]
+        weight = collapse(op.weight, [[0, 1], [2], [3], [4]])
+        return linalg.depthwise_conv_3d_ncdhw_cdhw(x, weight, outs=[init], **window)
+    # grouped: x [N, G, C/G, D, H, W], weight [G, F/G, C/G, K...], result [N, G, F/G, O...];
+    # loops (n, g, f, od, oh, ow, c, kd, kh, kw)
+    x, _ = _split_channels(x, 1, groups)
+    weight, _ = _split_channels(op.weight, 0, groups)
+    init, groups_of_result = _split_accumulator(init, op.bias, 1, groups)
+    maps = [
+        _window_read(10, 3, 7, stride, dilation, leading=[0, 1, 6]),
+        dims_map(10, [1, 2, 6, 7, 8, 9]),
+        dims_map(10, [0, 1, 2, 3, 4, 5]),
+    ]
+    iterators = [PARALLEL] * 6 + [REDUCTION] * 4
+    result = generic([x, weight], init, maps, iterators, _multiply_add)
+    return collapse(result, groups_of_result)
+
+
+def _accumulator_nd(op):
+    result_sizes = _result_sizes(op)
+    element_type = op.result.type.element_type
+    if op.bias is None:
+        return _zeros(result_sizes, element_type)
+    added = [d for d in range(len(result_sizes)) if d != 1]
+    return linalg.broadcast(op.bias, outs=[empty(result_sizes, element_type)], dimensions=added).results[0]
+
+
+def _nd_pool_padding(op, kernel, stride, padding, dilation):
+    """[low, high] per axis, each high grown so that every window ceil_mode asks for
+    lies inside the padded input."""
+    spatial, out = op.input.type.shape[2:], op.result.type.shape[2:]
+    if DYNAMIC in spatial:
+        raise Unsupported("pooling needs static spatial sizes")
+    grown = list(padding)
+    for i, (size, o) in enumerate(zip(spatial, out)):
+        needed = (o - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1
+        grown[2 * i + 1] += max(0, needed - (size + padding[2 * i] + padding[2 * i + 1]))
+    return grown
+
+
+def _nd_window(op):
+    """(kernel, stride, padding grown for ceil_mode, dilation, the loop count) of a pool."""
+    kernel, stride, padding = i64_array(op, "kernel"), i64_array(op, "stride"), i64_array(op, "padding")
+    dilation = i64_array(op, "dilation") if "dilation" in op.attributes else [1] * len(kernel)
+    return kernel, stride, _nd_pool_padding(op, kernel, stride, padding, dilation), dilation
+
+
+def _pool_generic(op, inputs_padded, inits, body):
+    """The pooling loops (n, c, outputs..., window...) over the padded input;
+    `body(x, window_element, *accumulators)` returns the new accumulators."""
+    kernel, stride, _, dilation = _nd_window(op)
+    spatial = len(kernel)
+    loops = 2 + 2 * spatial
+    window_shape = empty(kernel, op.input.type.element_type)
+    maps = [
+        _window_read(loops, 2, 2 + spatial, stride, dilation, leading=[0, 1]),
+        dims_map(loops, range(2 + spatial, loops)),
+    ] + [dims_map(loops, range(2 + spatial))] * len(inits)
+    iterators = [PARALLEL] * (2 + spatial) + [REDUCTION] * spatial
+    op_ = linalg.GenericOp_([inputs_padded, window_shape], list(inits), maps,
+                            [getattr(linalg.IteratorType, it) for it in iterators])
+    block = op_.regions[0].blocks[0]
+    with ir.InsertionPoint(block):
+        linalg.YieldOp(list(body(*block.arguments)))
+    return op_.results
+
+
+def _lower_max_pool_nd(op):
+    _, _, padding, _ = _nd_window(op)
+    x = _nd_padded(op.input, padding, -math.inf)
+    element_type = op.result.type.element_type
+    init = filled(_result_sizes(op), element_type, -math.inf)
+
+    def body(value, _window, best):
+        if is_float(element_type):
+            return [arith.maximumf(value, best)]
+        return [arith.maxsi(value, best)]
+
+    return _pool_generic(op, x, [init], body)[0]
+
+
+def _is_nan(x):
+    return arith.cmpf(arith.CmpFPredicate.UNO, x, x)
+
+
+def _lower_max_pool_indices(op):
+    """Two accumulators, the best value and its flat position; positions in the
+    padding never count. The choice does not depend on the visiting order: a larger
+    value wins, a NaN beats a number, equal values go to the smaller position and
+    NaNs to the larger (torch scans in order, taking `v > best || isnan(v)`)."""
+    kernel, stride, grown, dilation = _nd_window(op)
+    padding = i64_array(op, "padding")
+    spatial = len(kernel)
+    sizes_in = op.input.type.shape[2:]
+    x = _nd_padded(op.input, grown, -math.inf)
+    element_type = op.input.type.element_type
+    i64 = op.result.type.element_type
+    result_sizes = _result_sizes(op)
+    best = filled(result_sizes, element_type, -math.inf)
+    best_position = filled(result_sizes, i64, math.inf)
+
+    def body(value, _window, best_value, best_at):
+        position, inside = constant(i64, 0), constant(ir.IntegerType.get_signless(1), 1)
+        for i in range(spatial):
+            o = arith.index_cast(i64, linalg.IndexOp(2 + i).result)
+            k = arith.index_cast(i64, linalg.IndexOp(2 + spatial + i).result)
+            at = arith.subi(arith.addi(arith.muli(o, constant(i64, stride[i])), arith.muli(k, constant(i64, dilation[i]))),
+                            constant(i64, padding[2 * i]))
+            inside = arith.andi(inside, arith.andi(arith.cmpi(arith.CmpIPredicate.sge, at, constant(i64, 0)),
+                                                   arith.cmpi(arith.CmpIPredicate.slt, at, constant(i64, sizes_in[i]))))
+            position = arith.addi(arith.muli(position, constant(i64, sizes_in[i])), at)
+        earlier = arith.cmpi(arith.CmpIPredicate.slt, position, best_at)
+        if is_float(element_type):
+            nan, best_nan = _is_nan(value), _is_nan(best_value)
+            larger = arith.cmpf(arith.CmpFPredicate.OGT, value, best_value)
+            equal = arith.cmpf(arith.CmpFPredicate.OEQ, value, best_value)
+            later = arith.cmpi(arith.CmpIPredicate.sgt, position, best_at)
+            nan_beats = arith.andi(nan, arith.xori(best_nan, constant(best_nan.type, 1)))
+            nan_tie = arith.andi(arith.andi(nan, best_nan), later)
+            # the first in-bounds element replaces the initial -inf even when it is -inf
+            unset = arith.cmpi(arith.CmpIPredicate.eq, best_at, constant(i64, math.inf))
+            take = arith.ori(arith.ori(larger, nan_beats), arith.ori(nan_tie, arith.andi(equal, earlier)))
+            take = arith.ori(take, unset)
+        else:
+            larger = arith.cmpi(arith.CmpIPredicate.sgt, value, best_value)
+            equal = arith.cmpi(arith.CmpIPredicate.eq, value, best_value)
+            take = arith.ori(larger, arith.andi(equal, earlier))
+        take = arith.andi(inside, take)
+        return [arith.select(take, value, best_value), arith.select(take, position, best_at)]
+
+    return _pool_generic(op, x, [best, best_position], body)[1]
+
+
+def _lower_avg_pool_nd(op):
+    """A sum over each window, then a division by the window's divisor (divsi for
+    integers: torch truncates); the divisors are a constant over the output positions."""
+    kernel, stride, grown, _ = _nd_window(op)
+    padding = i64_array(op, "padding")
+    element_type = op.result.type.element_type
+    x = _nd_padded(op.input, grown, 0)
+    init = _zeros(_result_sizes(op), element_type)
+    add = arith.addf if is_float(element_type) else arith.addi
+    total = _pool_generic(op, x, [init], lambda value, _window, acc: [add(acc, value)])[0]
+    override = int_attr(op, "divisor")
+    include = bool_attr(op, "count_include_pad")
+    spatial_in, spatial_out = op.input.type.shape[2:], op.result.type.shape[2:]
+    if override:
+        divisors = np.full(spatial_out, override, dtype=np.int64)
+    else:
+        axes = [_divisors(spatial_in[i], spatial_out[i], kernel[i], stride[i], padding[2 * i], padding[2 * i + 1], include)
+                for i in range(len(kernel))]
+        divisors = np.ones(spatial_out, dtype=np.int64)
+        for i, axis in enumerate(axes):
+            shape = [1] * len(kernel)
+            shape[i] = len(axis)
+            divisors = divisors * np.asarray(axis, dtype=np.int64).reshape(shape)
+    rank = op.result.type.rank
+    out_maps = identity(rank)
+    result = empty(sizes(total), element_type)
+    if len(np.unique(divisors)) == 1:
+        divisor = constant(element_type, int(divisors.flat[0]))
+        divide = (lambda s, _: arith.divf(s, divisor)) if is_float(element_type) else (lambda s, _: arith.divsi(s, divisor))
+        return generic([total], result, [out_maps, out_maps], [PARALLEL] * rank, divide)
+    divisor_type = ir.RankedTensorType.get(list(spatial_out), element_type)
+    values = divisors.astype(np.float64 if is_float(element_type) else np.int64)
+    attrs = [ir.FloatAttr.get(element_type, float(v)) if is_float(element_type) else ir.IntegerAttr.get(element_type, int(v))
+             for v in values.flat]
+    table = arith.constant(divisor_type, ir.DenseElementsAttr.get(attrs, divisor_type))
+    divide = arith.divf if is_float(element_type) else arith.divsi
+    maps = [out_maps, dims_map(rank, range(2, rank)), out_maps]
+    return generic([total, table], result, maps, [PARALLEL] * rank, lambda s, d, _: divide(s, d))
+
+
 LOWERINGS = {
+    compute.Conv3dOp: _lower_conv3d,
+    compute.MaxPoolNdOp: _lower_max_pool_nd,
+    compute.MaxPoolIndicesOp: _lower_max_pool_indices,
+    compute.AvgPoolNdOp: _lower_avg_pool_nd,
     compute.MatmulOp: _lower_matmul,
     compute.Conv2dOp: _lower_conv2d,
     compute.MaxPool2dOp: _lower_max_pool2d,

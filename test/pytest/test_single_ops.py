@@ -343,6 +343,49 @@ case("max_pool1d", lambda x: F.max_pool1d(x, 3, 2, padding=1), floats(2, 3, 11))
 case("avg_pool1d", lambda x: F.avg_pool1d(x, 3, 2), floats(2, 3, 11))
 case("avg_pool1d_padding", lambda x: F.avg_pool1d(x, 3, 2, 1, count_include_pad=False), floats(2, 3, 11))
 case("max_pool2d_int", lambda x: F.max_pool2d(x, 2), ints(1, 2, 4, 4, dtype=torch.int32))
+case("max_pool1d_indices", lambda x: F.max_pool1d(x, 3, 2, ceil_mode=True, return_indices=True), floats(2, 3, 10))
+case("max_pool2d_indices_padding", lambda x: F.max_pool2d(x, 3, 2, 1, dilation=(1, 2), return_indices=True), IMAGE)
+case("max_pool3d", lambda x: F.max_pool3d(x, (2, 3, 2), (1, 2, 2), padding=1), floats(2, 3, 5, 6, 5))
+case("max_pool3d_indices_int", lambda x: F.max_pool3d(x, 3, 2, ceil_mode=True, return_indices=True), ints(1, 2, 3, 6, 5))
+case("avg_pool3d", lambda x: F.avg_pool3d(x, 2), floats(2, 3, 3, 4, 4))
+case("avg_pool3d_exclude_pad_ceil", lambda x: F.avg_pool3d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False), floats(2, 3, 5, 6, 7))
+case("avg_pool3d_divisor_override", lambda x: F.avg_pool3d(x, 3, 2, 1, divisor_override=5), floats(2, 3, 5, 6, 7))
+case("avg_pool2d_divisor_override", lambda x: F.avg_pool2d(x, 3, 1, 1, True, False, 2), IMAGE)
+case("avg_pool2d_int_truncates", lambda x: F.avg_pool2d(x, 3, 2, 1), ints(1, 2, 7, 6))
+case("avg_pool1d_int_truncates", lambda x: F.avg_pool1d(x, 3, 2, 1, ceil_mode=True), ints(2, 3, 10))
+case("adaptive_avg_pool1d_uneven", lambda x: F.adaptive_avg_pool1d(x, 5), floats(2, 8, 8))
+case("adaptive_avg_pool1d_divides", lambda x: F.adaptive_avg_pool1d(x, 4), floats(2, 3, 12))
+case("adaptive_avg_pool3d_uneven", lambda x: F.adaptive_avg_pool3d(x, (5, 7, 4)), floats(1, 2, 8, 8, 8))
+case("adaptive_max_pool1d_uneven", lambda x: F.adaptive_max_pool1d(x, 3), floats(3, 4, 4))
+case("adaptive_max_pool2d_indices", lambda x: F.adaptive_max_pool2d(x, 2, return_indices=True), floats(1, 4, 4, 4))
+case("adaptive_max_pool2d_uneven", lambda x: F.adaptive_max_pool2d(x, (4, 3)), IMAGE)
+case("adaptive_max_pool3d_uneven", lambda x: F.adaptive_max_pool3d(x, (2, 3, 3)), floats(1, 4, 4, 3, 5))
+
+
+
+# --- convolution in 1-D and 3-D, grouped and depthwise, and transposed ------------------------
+
+case("conv1d", lambda x, w, b: F.conv1d(x, w, b, stride=2, padding=2), floats(1, 3, 4), floats(3, 3, 3), floats(3))
+case("conv1d_grouped_dilated", lambda x, w, b: F.conv1d(x, w, b, padding=1, groups=2, dilation=2),
+     floats(2, 4, 9), floats(6, 2, 3), floats(6))
+case("conv1d_depthwise", lambda x, w: F.conv1d(x, w, groups=4), floats(2, 4, 9), floats(4, 1, 3))
+case("conv2d_grouped_bias", lambda x, w, b: F.conv2d(x, w, b, padding=1, groups=2), floats(2, 4, 5, 9), floats(6, 2, 3, 3), floats(6))
+case("conv3d", lambda x, w, b: F.conv3d(x, w, b, stride=(1, 2, 1), padding=(1, 0, 2)),
+     floats(2, 3, 5, 6, 4), floats(4, 3, 3, 2, 3), floats(4), rtol=1e-4, atol=1e-4)
+case("conv3d_grouped_bias", lambda x, w, b: F.conv3d(x, w, b, groups=2, dilation=(1, 2, 1)),
+     floats(1, 4, 5, 6, 4), floats(6, 2, 2, 2, 2), floats(6))
+case("conv3d_depthwise", lambda x, w, b: F.conv3d(x, w, b, groups=3, padding=1), floats(1, 3, 5, 6, 4), floats(3, 1, 3, 3, 3), floats(3))
+case("conv3d_int", lambda x, w: F.conv3d(x, w, padding=1), ints(1, 2, 3, 4, 4), ints(3, 2, 3, 3, 3))
+case("conv_transpose1d", lambda x, w, b: F.conv_transpose1d(x, w, b, stride=2, padding=2, output_padding=1),
+     floats(1, 3, 4), floats(3, 3, 3), floats(3))
+case("conv_transpose1d_grouped", lambda x, w: F.conv_transpose1d(x, w, stride=3, padding=1, groups=2, dilation=2),
+     floats(2, 4, 5), floats(4, 3, 3))
+case("conv_transpose2d", lambda x, w, b: F.conv_transpose2d(x, w, b, stride=2, padding=2, output_padding=1),
+     floats(1, 3, 4, 4), floats(3, 3, 3, 3), floats(3))
+case("conv_transpose2d_depthwise", lambda x, w: F.conv_transpose2d(x, w, stride=(2, 1), padding=(0, 1), groups=3),
+     floats(2, 3, 4, 5), floats(3, 1, 3, 2))
+case("conv_transpose3d", lambda x, w, b: F.conv_transpose3d(x, w, b, stride=2, padding=2, output_padding=1),
+     floats(1, 3, 4, 4, 4), floats(3, 3, 3, 3, 3), floats(3), rtol=1e-4, atol=1e-4)
 
 
 # --- interpolate / upsample -------------------------------------------------------------------
@@ -414,16 +457,12 @@ case("addbmm", lambda i, a, b: torch.addbmm(i, a, b, beta=0.5, alpha=2), floats(
 # --- unsupported: each must fail with the UserError that names the op or torch-mlir's reason ---------
 
 UNSUPPORTED = [
-    Case("avg_pool2d_divisor_override", lambda x: F.avg_pool2d(x, 2, divisor_override=3), IMAGE),
     # torch-mlir's decompositions leave an always-failing assertion for these sizes
-    Case("adaptive_max_pool2d_uneven", lambda x: F.adaptive_max_pool2d(x, (4, 3)), IMAGE),
-    Case("adaptive_avg_pool1d_uneven", lambda x: F.adaptive_avg_pool1d(x, 4), floats(2, 3, 11)),
+    Case("adaptive_max_pool1d_uneven_indices", lambda x: F.adaptive_max_pool1d(x, 3, return_indices=True), floats(3, 4, 4)),
     Case("special_zeta", lambda x: torch.special.zeta(x, 2.0), floats(3, low=1.5, high=3)),
 ]
 UNSUPPORTED_MESSAGES = {
-    "avg_pool2d_divisor_override": r"torch\.aten\.avg_pool2d +x1 +at .*\[avg_pool2d with divisor_override\]",
-    "adaptive_max_pool2d_uneven": r"torch\.runtime\.assert +x2 +at .*\[torch-mlir: unimplemented: only support cases with fixed",
-    "adaptive_avg_pool1d_uneven": r"torch\.runtime\.assert +x1 +at .*\[torch-mlir: unimplemented",
+    "adaptive_max_pool1d_uneven_indices": r"torch\.aten\.adaptive_max_pool1d +x1 +at .*\[adaptive max pooling indices with uneven windows\]",
     "special_zeta": r"have no conversion to mlc:\n +torch\.aten\.special_zeta",
 }
 
