@@ -129,11 +129,13 @@ def _source_of(node: torch.fx.Node) -> str:
 def _restore_batch_norm(graph_module: torch.fx.GraphModule) -> None:
     """Functionalization turns an eval-mode `batch_norm` into
     `_native_batch_norm_legit_no_training`, which torch-mlir does not know;
-    this puts `batch_norm` back, which mlc converts whole (and folds)."""
+    this puts `batch_norm` back, which mlc converts whole (and folds). Its other two
+    results (the saved statistics) are empty in inference; used, they become empty zeros."""
     graph = graph_module.graph
     legit = torch.ops.aten._native_batch_norm_legit_no_training.default
     for node in list(graph.nodes):
-        if node.target is not legit or any(user.args[1] != 0 for user in node.users):
+        if node.target is not legit or any(user.args[1] != 0 and node.meta["val"][user.args[1]].numel()
+                                           for user in node.users):
             continue
         x, weight, bias, mean, var, momentum, eps = node.args
         with graph.inserting_before(node):
@@ -141,7 +143,14 @@ def _restore_batch_norm(graph_module: torch.fx.GraphModule) -> None:
                                         (x, weight, bias, mean, var, False, momentum, eps, False))
         whole.meta = {**node.meta, "val": node.meta["val"][0]}
         for user in list(node.users):
-            user.replace_all_uses_with(whole)
+            replacement = whole
+            if user.args[1] != 0:
+                saved = node.meta["val"][user.args[1]]
+                with graph.inserting_before(node):
+                    replacement = graph.call_function(torch.ops.aten.zeros.default, (list(saved.shape),),
+                                                      {"dtype": saved.dtype})
+                replacement.meta = {**user.meta}
+            user.replace_all_uses_with(replacement)
             graph.erase_node(user)
         graph.erase_node(node)
     graph_module.recompile()

@@ -173,3 +173,33 @@ def xlogy(op):
     x_is_zero = _binary_compare(x, splat(0, element_type), "eq")
     zeroed = ew.SelectOp(x_is_zero, splat(0, element_type), product, result_type).result
     return ew.SelectOp(_binary_compare(y, y, "ne"), y, zeroed, result_type).result
+
+
+@converts("torch.aten.isclose",
+          makes=(ew.CompareOp, ew.SubOp, ew.AbsOp, ew.MulOp, ew.AddOp, bw.BitwiseAndOp, bw.BitwiseOrOp), keep_whole=True)
+def isclose(op):
+    """torch's isclose: a == b, or |a - b| finite and <= atol + |rtol * b| (equal NaNs
+    too with equal_nan). Integers take their difference as integers and compare it with
+    the allowed error as f32, as torch does; bools are f32."""
+    rtol, atol, equal_nan = op.float("rtol"), op.float("atol"), op.bool("equal_nan")
+    a, b = op.tensor("self_"), op.tensor("other")
+    f32 = ir.F32Type.get()
+    if str(a.type.element_type) == BOOL:
+        a, b = cast_to(a, f32), cast_to(b, f32)
+    element_type = a.type.element_type
+    floats = ew.is_float(element_type)
+    boolean = ir.IntegerType.get_signless(1)
+    close = _binary_compare(a, b, "eq")
+    if equal_nan and floats:
+        both_nan = _binary(bw.BitwiseAndOp, _binary_compare(a, a, "ne"), _binary_compare(b, b, "ne"), boolean)
+        close = _binary(bw.BitwiseOrOp, close, both_nan, boolean)
+    if rtol == 0 and atol == 0:
+        return close
+    difference = _binary(ew.SubOp, a, b, element_type)
+    actual = cast_to(ew.AbsOp(difference, difference.type).result, element_type if floats else f32)
+    error_type = actual.type.element_type
+    scaled = ew.MulOp(cast_to(b, error_type), splat(rtol, error_type), tensor_type(b.type.shape, error_type)).result
+    allowed = ew.AddOp(ew.AbsOp(scaled, scaled.type).result, splat(atol, error_type), scaled.type).result
+    within = _binary(bw.BitwiseAndOp, _binary_compare(actual, splat(math.inf, error_type), "lt"),
+                     _binary_compare(actual, allowed, "le"), boolean)
+    return _binary(bw.BitwiseOrOp, close, within, boolean)

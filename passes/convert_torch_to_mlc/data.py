@@ -4,13 +4,13 @@ import numpy as np
 from torch_mlir import ir
 from torch_mlir.dialects import arith
 
-from ...dialects import data_ops
+from ...dialects import data_ops, shape_ops
 from ...dialects import elementwise_ops as ew
 from ...dialects.op_base import DYNAMIC
 from ..constant_values import dtype_of, make_constant
 from ..graph import cast_to, splat
 from .patterns import NotConvertible, converts
-from .sizes import index, size_value
+from .sizes import dim, index, size_value
 
 
 @converts("torch.vtensor.literal", makes=data_ops.ConstantOp)
@@ -53,3 +53,29 @@ def arange(op):
     if start != 0:
         positions = ew.AddOp(positions, splat(start, element_type), result_type).result
     return positions
+
+
+@converts("torch.aten.empty.memory_format", makes=data_ops.ConstantOp)
+def empty(op):
+    """Uninitialized memory may hold anything: zeros. Sizes known at compile time only."""
+    result_type = op.result_type()
+    if not result_type.has_static_shape:
+        raise NotConvertible("empty of sizes computed at run time")
+    return splat(0, result_type.element_type, result_type.shape)
+
+
+@converts("torch.aten.fill.Scalar", "torch.aten.fill.Tensor", makes=(data_ops.ConstantOp, shape_ops.BroadcastOp))
+def fill(op):
+    """The value everywhere in the input's shape: a splat constant, or the 0-d value
+    tensor broadcast (with the input's sizes where they are dynamic)."""
+    result_type = op.result_type()
+    element_type = result_type.element_type
+    if op.name.endswith("Scalar"):
+        if result_type.has_static_shape:
+            return splat(op.float("value"), element_type, result_type.shape)
+        value = splat(op.float("value"), element_type)
+    else:
+        value = cast_to(op.tensor("value"), element_type)
+    x = op.tensor("self_")
+    sizes = [dim(x, d) for d, size in enumerate(result_type.shape) if size == DYNAMIC]
+    return shape_ops.BroadcastOp(value, sizes, result_type).result

@@ -454,6 +454,21 @@ case("addmm_int", lambda i, a, b: torch.addmm(i, a, b, beta=2, alpha=3), ints(3,
 case("addbmm", lambda i, a, b: torch.addbmm(i, a, b, beta=0.5, alpha=2), floats(3, 4), floats(2, 3, 5), floats(2, 5, 4))
 
 
+# --- empty, fill, isclose, inference batch norm with its saved statistics --------------------------
+
+# empty's values are anything: it is never selected (x has no NaN)
+case("empty_like", lambda x: torch.where(x == x, x, torch.empty_like(x)), floats(3, 4))
+case("new_empty", lambda x: torch.where(x == x, x, x.new_empty(3, 4)), floats(3, 4))
+case("fill_scalar", lambda x: torch.fill(x, 2.5) * x, floats(3, 4))
+case("fill_tensor", lambda x, v: x.clone().fill_(v) + x, floats(3, 4), lambda: torch.tensor(7))
+case("isclose", torch.isclose, lambda: EDGES, lambda: torch.cat([EDGES[:4] + 1e-6, EDGES[4:].flip(0)]))
+case("isclose_equal_nan_rtol", lambda a, b: torch.isclose(a, b, rtol=1e-3, equal_nan=True),
+     lambda: EDGES, lambda: torch.cat([EDGES[:4] * 1.0005, EDGES[4:].flip(0)]))
+case("isclose_int", lambda a, b: torch.isclose(a, b, rtol=0.1, atol=1), ints(3, 4, high=30), ints(3, 4, high=30))
+case("batch_norm_no_training_saved", lambda x, w, b, m, v: torch.ops.aten._native_batch_norm_legit_no_training(
+     x, w, b, m, v, 0.1, 1e-5), floats(2, 3, 4, 4), floats(3), floats(3), floats(3), floats(3, low=0.5, high=2))
+
+
 # --- unsupported: each must fail with the UserError that names the op or torch-mlir's reason ---------
 
 UNSUPPORTED = [
