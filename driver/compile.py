@@ -139,7 +139,7 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
 
     if order(start) < order("mlc") <= order(stop):
         stage("torch to mlc", torch_to_mlc(allow_fallback))
-        if allow_fallback:
+        if allow_fallback and fallback_ops(report):  # which ops took torch-mlir's lowering, if any did
             report["fallback"] = fallback_ops(report)
         report["ops"]["after import"] = count_ops(module)
     if order(start) < order("linalg") and order("mlc") <= order(stop) and pipeline.passes:
@@ -215,10 +215,35 @@ def export_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None) -
     return torch_import.export(model, example_args, dynamic_shapes)
 
 
-def import_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None):
-    """(program, torch-level module) for a model and its example inputs."""
+def import_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None, allow_fallback=True):
+    """(program, torch-level module) for a model and its example inputs. Ops torch-mlir
+    does not know stop the import; they are reported in one error with every other op
+    that would stop the compile (`allow_fallback` says which those are)."""
     program = export_model(model, example_args, dynamic_shapes=dynamic_shapes)
+    if torch_import.unknown_ops(program):
+        raise UserError(every_unsupported_op(program, allow_fallback))
     return program, torch_import.import_program(program, make_context()).operation
+
+
+def every_unsupported_op(program: torch.export.ExportedProgram, allow_fallback: bool) -> str:
+    """The ops torch-mlir does not know, and then, with zeros standing in for them, the
+    ops that conversion (and the fallback, if allowed) would refuse: one round of errors."""
+    try:
+        unknown = torch_import.stand_in_unknown_ops(program)
+    except UserError as error:  # an unknown op with several results: nothing past it can be checked
+        return str(error)
+    width = max(len(name) for name in unknown)
+    lines = [f"{sum(map(len, unknown.values()))} torch op(s) of {len(unknown)} kind(s) are unknown to torch-mlir "
+             "(neither mlc nor its fallback can take them):"]
+    for name, places in sorted(unknown.items(), key=lambda item: (-len(item[1]), item[0])):
+        unique = list(dict.fromkeys(places))
+        lines.append(f"  {name:<{width}}  x{len(places)}  at {', '.join(unique[:5])}{' ...' if len(unique) > 5 else ''}")
+    try:
+        module = torch_import.import_program(program, make_context()).operation
+        run_stage("torch to mlc", torch_to_mlc(allow_fallback), module, {"stages": []})
+    except UserError as error:
+        lines += ["and", str(error)]
+    return "\n".join(lines)
 
 
 def resolve_pipeline(opt_level=2, pipeline=None) -> pipelines.Pipeline:
@@ -239,7 +264,8 @@ def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeli
     start = time.perf_counter()
     shown = Progress(progress)
     with shown.stage("import"):
-        program, module = import_model(model, example_args, dynamic_shapes=dynamic_shapes)
+        program, module = import_model(model, example_args, dynamic_shapes=dynamic_shapes,
+                                       allow_fallback=allow_fallback)
     output_roles(program)  # refuses a model that changes its buffers before compiling it
     report = new_report(target, pipeline)
     report["dynamic shapes"] = dynamic_shapes_report(program, dynamic_shapes, model)

@@ -19,7 +19,7 @@ from . import coverage, diagnostics, dynamic_shapes, model_loading, parameters, 
 from . import profile as profiling
 from .bisect import bisect
 from .cli import ArgumentParser, run_tool, write_output
-from .compile import LEVELS, detect_level, lower_or_retry, new_report, resolve_pipeline
+from .compile import LEVELS, detect_level, every_unsupported_op, lower_or_retry, new_report, resolve_pipeline
 from .plan_graph import PlanGraph
 from .progress import Progress
 
@@ -77,6 +77,8 @@ def _load(args) -> tuple[ir.Operation, str]:
     program = _load_program(args)
     if program is None:
         return _load_mlir(args)
+    if torch_import.unknown_ops(program):
+        raise UserError(every_unsupported_op(program, args.allow_fallback))
     return torch_import.import_program(program, make_context()).operation, "torch"
 
 

@@ -17,7 +17,13 @@ import warnings
 import torch
 import torch._decomp
 from torch_mlir import ir, passmanager
-from torch_mlir.extras.fx_importer import TORCH_DTYPE_TO_MLIR_TYPE, ContextCache, FxImporter, FxImporterHooks
+from torch_mlir.extras.fx_importer import (
+    SYMBOLIC_OP_TO_TORCH_OP,
+    TORCH_DTYPE_TO_MLIR_TYPE,
+    ContextCache,
+    FxImporter,
+    FxImporterHooks,
+)
 
 from ..dialects import make_context
 from ..errors import UserError
@@ -63,8 +69,10 @@ def export(model: torch.nn.Module, example_args: tuple, dynamic_shapes=None) -> 
 
 
 def _unknown_ops(program: torch.export.ExportedProgram, context: ir.Context) -> set:
-    """The ATen ops of a program that torch-mlir has no op for."""
-    targets = {node.target for node in program.graph.nodes if isinstance(node.target, torch._ops.OpOverload)}
+    """The ATen ops of a program that torch-mlir has no op for (size queries such as
+    `sym_size` it imports as ops of other names: they are known)."""
+    targets = {node.target for node in program.graph.nodes
+               if isinstance(node.target, torch._ops.OpOverload) and node.target not in SYMBOLIC_OP_TO_TORCH_OP}
     return {op for op in targets if not context.is_registered_operation(_mlir_op_name(op))}
 
 
@@ -78,18 +86,30 @@ def _mlir_op_name(op: torch._ops.OpOverload) -> str:
 def _decompose_unknown_ops(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
     """Composite ops torch-mlir does not know (GPT-2's `aten.diff`) are broken into
     ones it does, with PyTorch's own decompositions (export's table first, then the
-    wider one, which has `addmv`); every other op stays whole."""
+    wider one, which has `addmv`); every other op stays whole. A decomposition into
+    ops torch-mlir does not know either (special_zeta into prims.zeta) is not taken:
+    the error should name the op the user wrote."""
     context = make_context()
     table = {**torch._decomp.decomposition_table, **torch.export.default_decompositions()}
+    table.pop(torch.ops.aten._native_batch_norm_legit_no_training.default)  # _restore_batch_norm keeps it whole
     for _ in range(4):  # a decomposition may itself use an op that needs one
-        unknown = {op: table[op] for op in _unknown_ops(program, context) if op in table}
-        if not unknown:
+        unknown = _unknown_ops(program, context)
+        decomposed = False
+        for op in sorted(unknown & table.keys(), key=str):
+            candidate = program.run_decompositions({op: table[op]})
+            if _unknown_ops(candidate, context) <= unknown - {op}:  # into ops torch-mlir knows, not prims
+                program, decomposed = candidate, True
+        if not decomposed:
             break
-        program = program.run_decompositions(unknown)
     return program
 
 
 STAND_IN = "<mlc stand-in>"  # the source file of the ops `stand_in_unknown_ops` puts in
+
+
+def unknown_ops(program: torch.export.ExportedProgram) -> set:
+    """The ATen ops of a program that torch-mlir has no op for."""
+    return _unknown_ops(program, make_context())
 
 
 def stand_in_unknown_ops(program: torch.export.ExportedProgram) -> dict[str, list[str]]:

@@ -61,10 +61,28 @@ def test_unsupported_ops_are_all_reported_with_source_lines():
     with pytest.raises(mlc.UserError) as error:
         mlc.compile(Zeta(), (torch.rand(4) + 1.5,), allow_fallback=False)
     message = str(error.value)
-    assert "have no conversion to mlc" in message
+    assert "3 torch op(s) of 2 kind(s) are unknown to torch-mlir" in message
     assert "torch.aten.special_zeta  x2" in message
     assert "i0" in message
     assert "test_api_errors.py:17" in message  # the model's own source line
+
+
+class ZetaAndDet(torch.nn.Module):
+    def forward(self, x):
+        return torch.special.zeta(x, x) + torch.linalg.det(torch.stack([x, x]))
+
+
+def test_unknown_and_unconvertible_ops_are_reported_in_one_round():
+    """zeta is unknown to torch-mlir (the import stops there); det has no conversion to
+    mlc. Both are in the first error, not one after the other."""
+    with pytest.raises(mlc.UserError) as error:
+        mlc.compile(ZetaAndDet(), (torch.rand(2) + 1.5,), allow_fallback=False)
+    message = str(error.value)
+    assert "1 torch op(s) of 1 kind(s) are unknown to torch-mlir" in message
+    assert "torch.aten.special_zeta  x1  at" in message
+    assert "have no conversion to mlc:\n  torch.aten.linalg_det  x1  at" in message
+    compiled = mlc.compile(torch.nn.ReLU(), (torch.randn(2),))  # with the fallback, det would have been taken
+    assert compiled is not None
 
 
 def test_bad_opt_level():

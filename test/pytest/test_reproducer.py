@@ -99,7 +99,7 @@ def test_model_errors_write_none():
 
     with pytest.raises(mlc.UserError) as raised:
         mlc.compile(Zeta(), (torch.randn(4),), allow_fallback=False)
-    assert "no conversion to mlc" in str(raised.value) and "reproducer: " not in str(raised.value)
+    assert "unknown to torch-mlir" in str(raised.value) and "reproducer: " not in str(raised.value)
 
 
 def test_unwritable_directory_is_an_error(tmp_path, monkeypatch):
