@@ -97,7 +97,7 @@ def _decompose_unknown_ops(program: torch.export.ExportedProgram) -> torch.expor
         decomposed = False
         for op in sorted(unknown & table.keys(), key=str):
             candidate = program.run_decompositions({op: table[op]})
-            if _unknown_ops(candidate, context) <= unknown - {op}:  # into ops torch-mlir knows, not prims
+            if _unknown_ops(candidate, context) - unknown <= table.keys():  # not into prims nobody knows
                 program, decomposed = candidate, True
         if not decomposed:
             break

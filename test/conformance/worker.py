@@ -88,7 +88,7 @@ def mismatch(expected, actual, kind: str) -> str | None:
 def classify(error: Exception) -> tuple[str, str]:
     """("unsupported", the ops) when mlc names ops it has no conversion for, else ("error", why)."""
     text = str(error)
-    if "have no conversion to mlc" in text:
+    if "have no conversion to mlc" in text or "are unknown to torch-mlir" in text:
         ops = re.findall(r"^\s+(torch\.\S+)", text, re.MULTILINE)
         return "unsupported", "no conversion: " + ", ".join(ops)
     return "error", _first_line(error)
