@@ -230,11 +230,40 @@ def _signless(element_type: ir.Type) -> ir.Type:
     return element_type
 
 
+def _no_weights_in_lists(program: torch.export.ExportedProgram) -> None:
+    """A weight or buffer inside a list argument (Swin's `table[[relative_position_index]]`)
+    goes through an `aten.alias` first: the frozen importer puts each weight's tensor in
+    place of its node, and a tensor inside a list of values it cannot import
+    ("Heterogeneous lists are not supported")."""
+    signature = program.graph_signature
+    weights = {spec.arg.name for spec in signature.input_specs if spec.kind.name != "USER_INPUT"}
+    graph = program.graph_module.graph
+    for node in list(graph.nodes):
+        for position, argument in enumerate(node.args):
+            if not isinstance(argument, (list, tuple)):
+                continue
+            listed = [e for e in argument if isinstance(e, torch.fx.Node) and e.op == "placeholder" and e.name in weights]
+            if not listed:
+                continue
+            aliases = {}
+            with graph.inserting_before(node):
+                for weight in listed:
+                    aliases[weight] = graph.call_function(torch.ops.aten.alias.default, (weight,))
+                    aliases[weight].meta = dict(weight.meta)
+            node.update_arg(position, type(argument)(aliases.get(e, e) for e in argument))
+    program.graph_module.recompile()
+
+
 def import_program(program: torch.export.ExportedProgram, context: ir.Context, func_name: str = "main") -> ir.Module:
     """Imports an ExportedProgram and lowers it to torch-mlir's backend contract."""
     importer = FxImporter(context=context, hooks=WeightsByReference(program, context))
+    _no_weights_in_lists(program)
     with _non_persistent_buffers_in_state_dict(program):
-        importer.import_frozen_program(program, func_name=func_name)
+        try:
+            importer.import_frozen_program(program, func_name=func_name)
+        except (AssertionError, NotImplementedError, KeyError, TypeError, ValueError) as error:
+            raise UserError(f"torch-mlir's FX importer failed on the exported model: {type(error).__name__}: "
+                            f"{str(error).strip().splitlines()[0] if str(error).strip() else ''}") from error
     module = importer.module
     _reject_unknown_ops(module.operation)
     with context:

@@ -143,3 +143,37 @@ def test_in_place_ops_and_batch_norm_at_a_dynamic_batch():
     assert not batch.isdigit() and rest == ["3", "8", "8"]
     for size in (1, 3, 6):
         _check(compiled, model, torch.randn(size, 3, 8, 8))
+
+
+class TableLookup(torch.nn.Module):
+    """Swin's relative position bias: a weight indexed by a buffer, `table[[index]]`."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.table = torch.nn.Parameter(torch.randn(10, 4))
+        self.register_buffer("index", torch.tensor([[1, 2], [3, 9]]))
+
+    def forward(self, x):
+        return x + self.table[self.index]
+
+
+def test_a_weight_inside_a_list_argument_imports():
+    """The frozen importer put the buffer's tensor inside index's list of indices and
+    failed ("Heterogeneous lists are not supported"); an alias in between fixes it."""
+    model, x = TableLookup(), torch.randn(2, 2, 4)
+    compiled = mlc.compile(model, (x,), allow_fallback=False)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x))
+
+
+def test_an_importer_failure_is_a_user_error(monkeypatch):
+    from torch_mlir.extras import fx_importer
+
+    def fails(*args, **kwargs):
+        raise AssertionError("Heterogeneous lists are not supported: expected vtensor, got <class 'torch.Tensor'>")
+
+    monkeypatch.setattr(fx_importer.FxImporter, "import_frozen_program", fails)
+    with pytest.raises(mlc.UserError, match=r"torch-mlir's FX importer failed on the exported model: AssertionError: "
+                                            r"Heterogeneous lists"):
+        mlc.compile(torch.nn.ReLU(), (torch.randn(3),))
