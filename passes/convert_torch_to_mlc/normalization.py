@@ -48,6 +48,25 @@ def layer_norm(op):
     ).result
 
 
+@converts("torch.aten._weight_norm_interface", makes=(reduction_ops.ReduceSumOp, elementwise_ops.SqrtOp),
+          keep_whole=True)
+def weight_norm(op):
+    """v * (g / ||v||), the norm over every dim but `dim` (kept as 1s): (w, ||v||).
+    Kept whole: torch-mlir's decomposition types the norm with v's shape, and mlc's
+    reshapes then see impossible sizes (wav2vec2's positional convolution)."""
+    v, g = op.tensor("v"), op.tensor("g")
+    rank, element_type = v.type.rank, v.type.element_type
+    dim = op.int("dim") % rank
+    axes = [a for a in range(rank) if a != dim]
+    norm_shape = [1 if a in axes else size for a, size in enumerate(v.type.shape)]
+    squares = elementwise_ops.MulOp(v, v, v.type).result
+    total = reduction_ops.ReduceSumOp(squares, i64_array_attr(axes), boolean(True),
+                                      tensor_type(norm_shape, element_type)).result
+    norm = elementwise_ops.SqrtOp(total, total.type).result
+    scale = elementwise_ops.DivOp(g, norm, norm.type).result
+    return [elementwise_ops.MulOp(v, scale, v.type).result, norm]
+
+
 @converts("torch.aten.softmax.int", "torch.aten._softmax", makes=(normalization_ops.SoftmaxOp, data_ops.CastOp),
           keep_whole=True)
 def softmax(op):
@@ -115,16 +134,18 @@ def scaled_dot_product_attention(op):
         scores = elementwise_ops.AddOp(scores, causal, scores_type).result
     weights = normalization_ops.SoftmaxOp(scores, i64(-1), scores_type).result
     if not op.is_none("attn_mask"):
-        weights = _zero_fully_masked_rows(scores, weights)
+        weights = _zero_fully_masked_rows(mask, weights)
     return matmul(weights, v, op.result_type())
 
 
-def _zero_fully_masked_rows(scores, weights):
-    """torch's attention gives a query whose every key is masked (a row of -inf
-    scores) zero weights, where softmax alone gives 0/0 = NaN."""
-    element_type, shape = scores.type.element_type, list(scores.type.shape)
+def _zero_fully_masked_rows(mask, weights):
+    """torch's attention gives a query whose every key is masked (a row of -inf in the
+    additive mask) zero weights, where softmax alone gives 0/0 = NaN. The row's max is
+    taken over the mask, not the scores: it is smaller (often broadcast over heads),
+    and IREE miscompiled a max and a softmax of the same scores at -O0 (399 keys)."""
+    element_type, shape = mask.type.element_type, list(mask.type.shape)
     peak_type = tensor_type(shape[:-1] + [1], element_type)
-    peak = reduction_ops.ReduceMaxOp(scores, i64_array_attr([-1]), boolean(True), peak_type).result
+    peak = reduction_ops.ReduceMaxOp(mask, i64_array_attr([-1]), boolean(True), peak_type).result
     masked = elementwise_ops.CompareOp(peak, splat(-math.inf, element_type), string("eq"),
                                        tensor_type(peak_type.shape, ir.IntegerType.get_signless(1))).result
     return elementwise_ops.SelectOp(masked, splat(0.0, element_type), weights, weights.type).result

@@ -2,12 +2,13 @@
 
 /// Attention with a mask: a boolean mask becomes 0 / -inf added to the scores, and
 /// a query whose every key is masked gets zero weights (torch's answer), not the
-/// NaN of softmax over a row of -inf: the row's max is compared with -inf.
+/// NaN of softmax over a row of -inf: the max of the mask's row is compared with -inf.
 
 // CHECK-LABEL: func.func @main
-// CHECK: %[[SCORES:.*]] = "mlc.add"
+// CHECK: %[[MASK:.*]] = "mlc.select"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<1x1x4x6xi1>, tensor<f32>, tensor<f32>) -> tensor<1x1x4x6xf32>
+// CHECK: %[[SCORES:.*]] = "mlc.add"(%{{.*}}, %[[MASK]])
 // CHECK: %[[WEIGHTS:.*]] = "mlc.softmax"(%[[SCORES]]) {axis = -1 : i64}
-// CHECK: %[[PEAK:.*]] = "mlc.reduce_max"(%[[SCORES]]) {axes = array<i64: -1>, keepdim = true} : (tensor<1x2x4x6xf32>) -> tensor<1x2x4x1xf32>
+// CHECK: %[[PEAK:.*]] = "mlc.reduce_max"(%[[MASK]]) {axes = array<i64: -1>, keepdim = true} : (tensor<1x1x4x6xf32>) -> tensor<1x1x4x1xf32>
 // CHECK: %[[MASKED:.*]] = "mlc.compare"(%[[PEAK]], %{{.*}}) {predicate = "eq"}
 // CHECK: %[[SAFE:.*]] = "mlc.select"(%[[MASKED]], %{{.*}}, %[[WEIGHTS]])
 // CHECK: "mlc.matmul"(%{{.*}}, %{{.*}}) : (tensor<2x4x6xf32>, tensor<2x6x8xf32>)
