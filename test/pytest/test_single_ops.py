@@ -313,6 +313,8 @@ def _query_0_sees_no_key():
 case("attention_bool_mask_fully_masked_row",
      lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, attn_mask=m),
      floats(2, 2, 4, 8), floats(2, 2, 6, 8), floats(2, 2, 6, 8), _query_0_sees_no_key)
+case("weight_norm_conv1d", lambda conv, x: conv(x), floats(1, 8, 20),
+     module=lambda: torch.nn.utils.parametrizations.weight_norm(torch.nn.Conv1d(8, 8, 5, padding=2, groups=2), dim=2))
 case("attention_bool_mask_399_keys",  # IREE miscompiled a max and a softmax of the same scores at 399 keys
      lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, attn_mask=m),
      floats(1, 2, 399, 8), floats(1, 2, 399, 8), floats(1, 2, 399, 8), lambda: torch.ones(1, 1, 399, 399, dtype=torch.bool))
