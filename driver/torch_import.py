@@ -194,8 +194,10 @@ class WeightsByReference(FxImporterHooks):
     def resolve_literal(self, node_importer, literal, info):
         if not isinstance(literal, torch.Tensor) or literal.numel() <= 1:
             return None
-        if literal.dtype not in TORCH_DTYPE_TO_MLIR_TYPE or literal.dtype == torch.bfloat16:
-            return None  # numpy has no bfloat16: the default path handles it
+        if literal.dtype not in TORCH_DTYPE_TO_MLIR_TYPE or literal.dtype in (torch.bfloat16, torch.bool, torch.uint8):
+            # numpy has no bfloat16, a blob of bools reads back as i8, and torch.vtensor.literal
+            # types a signless blob as signed (uint8 became si8): the default path handles them
+            return None
         attribute = self._attributes.get(id(literal))
         if attribute is None:
             array = literal.detach().contiguous().numpy()
