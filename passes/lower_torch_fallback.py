@@ -9,7 +9,9 @@ joined by the `torch_c` casts that the finalizing pass removes.
 
 The passes are those of torch-mlir's `torch-backend-to-linalg-on-tensors-backend-pipeline`
 that lower ops (its type conversion and contract check are mlc's own stages).
-Ops that torch-mlir cannot lower either are reported at once, with source lines.
+Ops that torch-mlir cannot lower either are reported at once, with source lines,
+and so are the ops whose torch-mlir lowering is known to give wrong numbers
+(`KNOWN_WRONG`): the fallback refuses them, since an error is better than a wrong result.
 """
 
 import collections
@@ -26,6 +28,13 @@ TORCH_MLIR_LOWERING = [
     "convert-torch-conversion-to-mlprogram",
     "func.func(memref-expand, canonicalize, resolve-shaped-type-result-dims, cse)",
 ]
+
+# torch ops whose torch-mlir lowering compiles but computes something else, each with
+# how it is wrong. The fallback refuses them; mlc's own conversion is the only way.
+KNOWN_WRONG = {
+    "torch.aten.embedding_bag.padding_idx":
+        "torch-mlir's lowering ignores per_sample_weights (OpInfo's sample gets plain sums)",
+}
 
 
 def _lower_single_threaded(module: ir.Operation) -> None:
@@ -45,6 +54,11 @@ class LowerTorchFallback(Pass):
         left = collections.Counter(op_name(op) for op in torch_ops(module))  # names now: the ops die below
         if not left:
             return
+        refused = [op for op in torch_ops(module) if op_name(op) in KNOWN_WRONG]
+        if refused:
+            refused[0].location.emit_error(unsupported_report(
+                refused, KNOWN_WRONG, missing="no conversion to mlc, and torch-mlir's lowering of them is known wrong"))
+            raise PassFailure()
         crashed = crash_signal(lambda: _lower_single_threaded(module))
         if crashed is not None:
             ops = ", ".join(sorted(left))

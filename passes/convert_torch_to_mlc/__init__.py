@@ -31,6 +31,7 @@ from . import (  # noqa: F401 (registers patterns)
     convolution,
     data,
     elementwise,
+    embedding_bag,
     indexing,
     normalization,
     pooling,

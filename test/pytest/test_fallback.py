@@ -34,6 +34,16 @@ class Erfinv(torch.nn.Module):
         return torch.erfinv(torch.tanh(x)) + 1.0                # line ERFINV
 
 
+class BagSizes(torch.nn.Module):
+    """An embedding_bag whose bag sizes are used: mlc declines it, and torch-mlir's
+    lowering would drop the per-sample weights."""
+
+    def forward(self, weight, indices, offsets, per_sample_weights):
+        bags, _, sizes, _ = torch.ops.aten.embedding_bag.padding_idx(
+            weight, indices, offsets, False, 0, False, per_sample_weights, False, None)  # line BAG
+        return bags, sizes
+
+
 def _listed(message: str, op: str, cls, marker: str) -> bool:
     """Whether `message` lists `op` once, at the line of `cls` that carries `marker`."""
     lines, first = inspect.getsourcelines(cls)
@@ -83,6 +93,16 @@ def test_fallback_names_ops_torch_mlir_cannot_lower_either():
     message = str(error.value)
     assert "1 torch op(s) of 1 kind(s) have no conversion to mlc and no lowering in torch-mlir:" in message
     assert _listed(message, "torch.aten.erfinv", Erfinv, "ERFINV")
+
+
+def test_fallback_refuses_ops_torch_mlir_lowers_wrongly():
+    inputs = (torch.randn(10, 3), torch.tensor([1, 2, 4, 5, 4]), torch.tensor([0, 2]), torch.rand(5))
+    with pytest.raises(mlc.UserError) as error:
+        mlc.compile(BagSizes(), inputs)
+    message = str(error.value)
+    assert "have no conversion to mlc, and torch-mlir's lowering of them is known wrong:" in message
+    assert "torch-mlir's lowering ignores per_sample_weights" in message
+    assert re.search(r"torch\.aten\.embedding_bag\.padding_idx +x1  at \S*test_fallback\.py:\d+ ", message)
 
 
 def test_without_fallback_report_has_no_fallback_entry():

@@ -413,6 +413,12 @@ case("upsample_bilinear_module", lambda m, x: m(x), SMALL_IMAGE,
 case("embedding", lambda m, i: m(i), lambda: torch.tensor([[1, 0, 9], [3, 3, 5]]), module=lambda: torch.nn.Embedding(10, 4))
 case("embedding_padding_idx", lambda m, i: m(i), lambda: torch.tensor([0, 2, 0, 7]),
      module=lambda: torch.nn.Embedding(8, 3, padding_idx=0))
+case("embedding_bag_sum_weights", lambda w, i, o, p: F.embedding_bag(i, w, o, mode="sum", per_sample_weights=p),
+     floats(10, 3), lambda: torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), lambda: torch.tensor([0, 3, 3, 5]), floats(8))
+case("embedding_bag_mean_padding_2d", lambda m, i: m(i), lambda: torch.tensor([[1, 0, 9], [0, 0, 0], [4, 4, 2]]),
+     module=lambda: torch.nn.EmbeddingBag(10, 4, mode="mean", padding_idx=0))
+case("embedding_bag_max_last_offset", lambda w, i, o: F.embedding_bag(i, w, o, mode="max", include_last_offset=True),
+     floats(10, 3), lambda: torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), lambda: torch.tensor([0, 3, 3, 8]))
 case("topk", lambda x: torch.topk(x, 3), distinct(4, 7))
 case("topk_smallest_dim0", lambda x: torch.topk(x, 2, dim=0, largest=False), distinct(5, 3))
 case("topk_values", lambda x: torch.topk(x, 2).values * 2, distinct(2, 3, 6))

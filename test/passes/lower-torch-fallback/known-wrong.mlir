@@ -1,0 +1,16 @@
+// RUN: not mlc-opt %s --pass-pipeline='builtin.module(torch-func-backend-type-conversion, mlc-convert-torch-to-mlc{allow-fallback=true}, mlc-lower-torch-fallback)' 2>&1 | FileCheck %s
+
+/// negative: an op whose torch-mlir lowering is known to compute something else
+/// (KNOWN_WRONG) is refused with the reason, not lowered: here an embedding_bag that
+/// mlc declines (its bag sizes are used) would lose its per_sample_weights.
+
+// CHECK: model.py:7:0: error: 1 torch op(s) of 1 kind(s) have no conversion to mlc, and torch-mlir's lowering of them is known wrong:
+// CHECK-NEXT: torch.aten.embedding_bag.padding_idx  x1  at model.py:7  [torch-mlir's lowering ignores per_sample_weights
+// CHECK-NOT: linalg
+func.func @negative_embedding_bag(%arg0: !torch.vtensor<[10,3],f32>, %arg1: !torch.vtensor<[5],si64>, %arg2: !torch.vtensor<[3],si64>, %arg3: !torch.vtensor<[5],f32>) -> (!torch.vtensor<[3,3],f32>, !torch.vtensor<[3],si64>) {
+  %false = torch.constant.bool false
+  %int0 = torch.constant.int 0
+  %none = torch.constant.none
+  %result0, %result1, %result2, %result3 = torch.aten.embedding_bag.padding_idx %arg0, %arg1, %arg2, %false, %int0, %false, %arg3, %false, %none : !torch.vtensor<[10,3],f32>, !torch.vtensor<[5],si64>, !torch.vtensor<[3],si64>, !torch.bool, !torch.int, !torch.bool, !torch.vtensor<[5],f32>, !torch.bool, !torch.none -> !torch.vtensor<[3,3],f32>, !torch.vtensor<[0],si64>, !torch.vtensor<[3],si64>, !torch.vtensor<[3],si64> loc("model.py":7:0)
+  return %result0, %result2 : !torch.vtensor<[3,3],f32>, !torch.vtensor<[3],si64>
+}
