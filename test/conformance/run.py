@@ -9,7 +9,8 @@ is recorded as "crash" and the suite goes on. The "mlc" path is strict (mlc's ow
 conversions); a case it finds unsupported is also run with the fallback
 ("mlc-fallback"). expected.txt lists the cases of the mlc paths that do not pass,
 each with its reason: a case that fails and is not listed, or fails differently, is
-a regression; a listed case that passes must be taken off the list.
+a regression (the exit status is 1); a listed case that passes is printed, to be
+taken off the list (`--update` rewrites it from a run).
 """
 
 import argparse
@@ -109,21 +110,23 @@ def write_expected(results: list[dict]) -> None:
     EXPECTED.write_text("\n".join(lines) + "\n")
 
 
-def check(results: list[dict], expected: dict) -> list[str]:
-    """Regressions and newly passing cases, one line each."""
-    problems = []
+def check(results: list[dict], expected: dict) -> tuple[list[str], list[str]]:
+    """(regressions, newly passing cases), one line each. A regression is a case that
+    fails and is not listed, or fails otherwise than listed; a listed case that passes
+    is to be taken off the list (`--update`)."""
+    regressions, newly_passing = [], []
     for r in results:
         if r["path"] == "torch-mlir":
             continue
         listed = expected.get((r["case"], r["path"]))
         if r["status"] in PASSING:
             if listed:
-                problems.append(f"newly passing (take it off expected.txt): {r['case']} {r['path']}")
+                newly_passing.append(f"newly passing (take it off expected.txt): {r['case']} {r['path']}")
         elif listed is None:
-            problems.append(f"regression: {r['case']} {r['path']}: {r['status']}: {r['why']}")
+            regressions.append(f"regression: {r['case']} {r['path']}: {r['status']}: {r['why']}")
         elif listed[0] != r["status"]:
-            problems.append(f"changed: {r['case']} {r['path']}: {listed[0]} -> {r['status']}: {r['why']}")
-    return problems
+            regressions.append(f"changed: {r['case']} {r['path']}: {listed[0]} -> {r['status']}: {r['why']}")
+    return regressions, newly_passing
 
 
 def summary(results: list[dict]) -> list[str]:
@@ -200,10 +203,9 @@ def main() -> int:
         return 0
     if args.no_check:
         return 0
-    problems = check(results, read_expected() if EXPECTED.exists() else {})
-    if problems:
-        print("\n".join(problems))
-    return 1 if problems else 0
+    regressions, newly_passing = check(results, read_expected() if EXPECTED.exists() else {})
+    print("\n".join(newly_passing + regressions))
+    return 1 if regressions else 0
 
 
 if __name__ == "__main__":

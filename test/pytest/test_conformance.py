@@ -1,9 +1,10 @@
 """The fast subset of the OpInfo conformance suite (test/conformance): a spread of
 PyTorch's own op samples through mlc strict, each compared with eager, and checked
-against test/conformance/expected.txt, so a regression fails here and a newly
-passing case must be taken off the list. `make conformance` runs every case."""
+against test/conformance/expected.txt: a regression fails here, and a newly passing
+case is a warning (take it off the list). `make conformance` runs every case."""
 
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,8 @@ def test_the_fast_subset_covers_its_ops(results):
     assert ran == set(FAST_OPS), f"not in OpInfo (renamed?): {sorted(set(FAST_OPS) - ran)}"
 
 
-def test_no_regression_and_no_stale_expected_failure(results):
-    problems = run.check(results, run.read_expected())
-    assert not problems, "\n".join(problems)
+def test_no_regression(results):
+    regressions, newly_passing = run.check(results, run.read_expected())
+    for line in newly_passing:  # noticed, in pytest's warnings summary
+        warnings.warn(line, stacklevel=1)
+    assert not regressions, "\n".join(regressions)
