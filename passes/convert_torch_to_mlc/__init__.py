@@ -33,6 +33,7 @@ from . import (  # noqa: F401 (registers patterns)
     elementwise,
     embedding_bag,
     indexing,
+    loss,
     normalization,
     pooling,
     reduction,

@@ -479,6 +479,18 @@ case("isclose_int", lambda a, b: torch.isclose(a, b, rtol=0.1, atol=1), ints(3, 
 case("batch_norm_no_training_saved", lambda x, w, b, m, v: torch.ops.aten._native_batch_norm_legit_no_training(
      x, w, b, m, v, 0.1, 1e-5), floats(2, 3, 4, 4), floats(3), floats(3), floats(3), floats(3, low=0.5, high=2))
 
+# --- losses: nll_loss, its backward, cross_entropy -------------------------------------------------
+
+case("nll_loss_weight_ignore_mean", lambda x, t, w: F.nll_loss(x, t, w, ignore_index=3),
+     floats(5, 4), lambda: torch.tensor([0, 3, 1, 2, 3]), floats(4, low=0.1, high=1))
+case("nll_loss_nd_none", lambda x, t: F.nll_loss(x, t, reduction="none"), floats(2, 4, 3, 5), ints(2, 3, 5, low=0, high=4))
+case("nll_loss_1d_sum", lambda x, t: F.nll_loss(x, t, reduction="sum"), floats(4), lambda: torch.tensor(2))
+case("nll_loss_backward_mean", lambda g, x, t, w: torch.ops.aten.nll_loss_backward(g, x, t, w, 1, 3, w[[0, 1, 2]].sum()),
+     lambda: torch.tensor(1.5), floats(5, 4), lambda: torch.tensor([0, 3, 1, 2, 3]), floats(4, low=0.1, high=1))
+case("cross_entropy_label_smoothing_4d", lambda x, t: F.cross_entropy(x, t, label_smoothing=0.2, ignore_index=1),
+     floats(2, 4, 3, 5), ints(2, 3, 5, low=0, high=4))
+case("cross_entropy_probabilities", lambda x, p, w: F.cross_entropy(x, p.softmax(1), w), floats(5, 4), floats(5, 4), floats(4))
+
 
 # --- unsupported: each must fail with the UserError that names the op or torch-mlir's reason ---------
 
