@@ -26,6 +26,7 @@ from ..registry import Pass, PassFailure, register
 from . import (  # noqa: F401 (registers patterns)
     arithmetic,
     assertions,
+    backward,
     composite_reduction,
     compute,
     convolution,

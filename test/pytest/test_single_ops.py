@@ -491,6 +491,18 @@ case("cross_entropy_label_smoothing_4d", lambda x, t: F.cross_entropy(x, t, labe
      floats(2, 4, 3, 5), ints(2, 3, 5, low=0, high=4))
 case("cross_entropy_probabilities", lambda x, p, w: F.cross_entropy(x, p.softmax(1), w), floats(5, 4), floats(5, 4), floats(4))
 
+# --- backward ops of training graphs -----------------------------------------------------------------
+
+case("threshold_backward", lambda g, x: torch.ops.aten.threshold_backward(g, x, 0.5), floats(11), lambda: EDGES)
+case("gelu_backward", lambda g, x: torch.ops.aten.gelu_backward(g, x), floats(2, 3, 4), floats(2, 3, 4, low=-5, high=5))
+case("gelu_backward_tanh", lambda g, x: torch.ops.aten.gelu_backward(g, x, approximate="tanh"),
+     floats(2, 3, 4), floats(2, 3, 4, low=-5, high=5))
+case("elu_backward", lambda g, x: torch.ops.aten.elu_backward(g, 0.7, 1.3, 0.9, False, x), floats(2, 3, 4), floats(2, 3, 4))
+case("elu_backward_result", lambda g, x: torch.ops.aten.elu_backward(g, 0.7, 1.3, 0.9, True, F.elu(x, 0.7) * 1.3),
+     floats(2, 3, 4), floats(2, 3, 4))
+case("upsample_nearest2d_backward", lambda g: torch.ops.aten.upsample_nearest2d_backward(g, [5, 7], [2, 3, 3, 4]),
+     floats(2, 3, 5, 7))
+
 
 # --- unsupported: each must fail with the UserError that names the op or torch-mlir's reason ---------
 
