@@ -31,6 +31,7 @@ from . import (  # noqa: F401 (registers patterns)
     compute,
     convolution,
     data,
+    determinant,
     elementwise,
     embedding_bag,
     indexing,

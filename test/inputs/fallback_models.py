@@ -4,16 +4,16 @@ import torch
 
 
 class Det(torch.nn.Module):
-    """mlc converts linear and tanh; torch-mlir lowers linalg_det."""
+    """mlc converts linear and tanh; torch-mlir lowers linalg_det of 9x9 (mlc unrolls LU up to 8x8)."""
 
     def __init__(self):
         super().__init__()
         torch.manual_seed(0)
-        self.linear = torch.nn.Linear(8, 8)
+        self.linear = torch.nn.Linear(9, 9)
 
     def forward(self, x):
         y = torch.tanh(self.linear(x))
-        return y * torch.linalg.det(y[:, :4])
+        return y * torch.linalg.det(y)
 
 
 class Mixed(Det):

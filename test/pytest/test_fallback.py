@@ -2,8 +2,9 @@
 inside the same module; the model compiles, runs on IREE and matches eager.
 
 The model puts mlc's convolution, BatchNorm and ReLU (fused at O2) around
-`grid_sample` and `linalg.det`, which mlc has no conversion for (should mlc
-gain one, pick another op for this test: the first test says which).
+`grid_sample` and `linalg.det` of a 9x9 matrix, which mlc has no conversion for (its
+LU is unrolled up to 8x8; should mlc gain one, pick another op for this test: the
+first test says which).
 """
 
 import inspect
@@ -25,7 +26,7 @@ class GridDet(torch.nn.Module):
         y = torch.relu(self.norm(self.conv(x)))
         grid = torch.tanh(y[:, :2].permute(0, 2, 3, 1))
         sampled = torch.nn.functional.grid_sample(y, grid, align_corners=False)  # line GRID
-        det = torch.linalg.det(sampled[0, 0, :4, :4])                            # line DET
+        det = torch.linalg.det(sampled[0, 0])                                    # line DET
         return torch.relu(sampled) * 2.0 + det
 
 
@@ -48,7 +49,7 @@ def _listed(message: str, op: str, cls, marker: str) -> bool:
     """Whether `message` lists `op` once, at the line of `cls` that carries `marker`."""
     lines, first = inspect.getsourcelines(cls)
     line = first + next(i for i, text in enumerate(lines) if f"# line {marker}" in text)
-    return re.search(rf"^  {re.escape(op)} +x1  at \S*test_fallback\.py:{line}$", message, re.MULTILINE) is not None
+    return re.search(rf"^  {re.escape(op)} +x1  at \S*test_fallback\.py:{line}( +\[.*\])?$", message, re.MULTILINE) is not None
 
 
 def _model():
@@ -62,7 +63,7 @@ def _model():
 
 def test_without_fallback_every_missing_op_is_listed():
     with pytest.raises(mlc.UserError) as error:
-        mlc.compile(_model(), (torch.randn(2, 3, 8, 8),), allow_fallback=False)
+        mlc.compile(_model(), (torch.randn(2, 3, 9, 9),), allow_fallback=False)
     message = str(error.value)
     assert "2 torch op(s) of 2 kind(s) have no conversion to mlc:" in message
     assert _listed(message, "torch.aten.grid_sampler", GridDet, "GRID")
@@ -74,14 +75,14 @@ def test_without_fallback_every_missing_op_is_listed():
 @pytest.mark.parametrize("opt_level", [0, 2])
 def test_with_fallback_compiles_runs_and_matches_eager(opt_level):
     model = _model()
-    x = torch.randn(2, 3, 8, 8)
+    x = torch.randn(2, 3, 9, 9)
     compiled = mlc.compile(model, (x,), target="llvm-cpu", opt_level=opt_level)  # the fallback is the default
     with torch.no_grad():
         expected = model(x)
     torch.testing.assert_close(compiled(x), expected, rtol=1e-4, atol=1e-5)
     assert compiled.report["fallback"] == {"torch.aten.grid_sampler": 1, "torch.aten.linalg_det": 1}
     mlc_ir = compiled.ir("mlc")
-    converted = '"mlc.conv2d"' if opt_level == 0 else '"mlc.matmul"'  # O2: 128 pixels, im2col + matmul
+    converted = '"mlc.conv2d"' if opt_level == 0 else '"mlc.matmul"'  # O2: 162 pixels, im2col + matmul
     assert converted in mlc_ir and "linalg.generic" in mlc_ir and "torch.aten" not in mlc_ir
     if opt_level == 2:
         assert compiled.report["fusion groups"], "mlc's fusion still runs beside the fallback ops"

@@ -503,6 +503,13 @@ case("elu_backward_result", lambda g, x: torch.ops.aten.elu_backward(g, 0.7, 1.3
 case("upsample_nearest2d_backward", lambda g: torch.ops.aten.upsample_nearest2d_backward(g, [5, 7], [2, 3, 3, 4]),
      floats(2, 3, 5, 7))
 
+# --- determinants of small matrices (LU unrolled up to 8x8) --------------------------------------------
+
+case("linalg_det_batched", torch.linalg.det, floats(2, 3, 5, 5))
+case("linalg_det_8x8_singular", lambda a: torch.linalg.det(torch.cat([a, a[:1] * 2 - a[1:2]])), floats(7, 8), atol=1e-4)
+case("linalg_slogdet", torch.linalg.slogdet, floats(4, 6, 6))
+case("logdet_positive_definite", lambda a: torch.logdet(a @ a.mT + torch.eye(4)), floats(3, 4, 4))
+
 
 # --- unsupported: each must fail with the UserError that names the op or torch-mlir's reason ---------
 
