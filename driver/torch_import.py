@@ -32,6 +32,7 @@ from ..passes.convert_torch_to_mlc import unsupported_report
 from ..passes.convert_torch_to_mlc.patterns import kept_whole
 from ..passes.crash_guard import crash_signal
 from . import diagnostics
+from .decompositions import DECOMPOSITIONS
 
 BACKEND_CONTRACT = (
     "builtin.module(func.func(torch-match-quantized-custom-ops),"
@@ -86,11 +87,11 @@ def _mlir_op_name(op: torch._ops.OpOverload) -> str:
 def _decompose_unknown_ops(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
     """Composite ops torch-mlir does not know (GPT-2's `aten.diff`) are broken into
     ones it does, with PyTorch's own decompositions (export's table first, then the
-    wider one, which has `addmv`); every other op stays whole. A decomposition into
+    wider one, which has `addmv`, then mlc's own in `decompositions.py`); every other op stays whole. A decomposition into
     ops torch-mlir does not know either (special_zeta into prims.zeta) is not taken:
     the error should name the op the user wrote."""
     context = make_context()
-    table = {**torch._decomp.decomposition_table, **torch.export.default_decompositions()}
+    table = {**torch._decomp.decomposition_table, **torch.export.default_decompositions(), **DECOMPOSITIONS}
     table.pop(torch.ops.aten._native_batch_norm_legit_no_training.default)  # _restore_batch_norm keeps it whole
     for _ in range(4):  # a decomposition may itself use an op that needs one
         unknown = _unknown_ops(program, context)

@@ -502,6 +502,11 @@ case("elu_backward_result", lambda g, x: torch.ops.aten.elu_backward(g, 0.7, 1.3
      floats(2, 3, 4), floats(2, 3, 4))
 case("upsample_nearest2d_backward", lambda g: torch.ops.aten.upsample_nearest2d_backward(g, [5, 7], [2, 3, 3, 4]),
      floats(2, 3, 5, 7))
+# torch-mlir has no op for it: driver/decompositions.py breaks it into matmuls with the interpolation weights
+case("upsample_bilinear2d_backward", lambda g: torch.ops.aten.upsample_bilinear2d_backward(g, [6, 8], [2, 3, 3, 4], False),
+     floats(2, 3, 6, 8))
+case("upsample_bilinear2d_backward_align_corners_scales",
+     lambda g: torch.ops.aten.upsample_bilinear2d_backward(g, [7, 9], [1, 2, 3, 4], True, 2.5, 2.3), floats(1, 2, 7, 9))
 
 # --- determinants of small matrices (LU unrolled up to 8x8) --------------------------------------------
 

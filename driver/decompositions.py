@@ -1,0 +1,43 @@
+"""mlc's own decompositions of ATen ops that torch-mlir has no op for and PyTorch has
+no decomposition of, into ops it has: `torch_import` takes them with PyTorch's own.
+
+upsample_bilinear2d_backward: the forward is linear and separable, out = Wh x Ww^T
+per image, with W[o, i] torch's interpolation weight of input i in output o; its
+gradient is Wh^T g Ww. The weights are built from the sizes with arange and
+comparisons in float32, as torch's `area_pixel_compute_source_index` computes them.
+"""
+
+import torch
+
+aten = torch.ops.aten
+
+
+def _bilinear_weights(size: int, out: int, align_corners: bool, scale, like: torch.Tensor) -> torch.Tensor:
+    """(out, size): the weight of input i in output o along one axis."""
+    positions = torch.arange(out, dtype=torch.float32, device=like.device)
+    if align_corners:
+        factor = (size - 1) / (out - 1) if out > 1 else 0.0
+        source = positions * factor
+    else:
+        factor = 1.0 / scale if scale else size / out
+        source = torch.clamp(factor * (positions + 0.5) - 0.5, min=0.0)
+    low = torch.floor(source).to(torch.int64)
+    high = torch.clamp(low + 1, max=size - 1)
+    high_weight = source - low.to(torch.float32)
+    low_weight = 1.0 - high_weight
+    inputs = torch.arange(size, dtype=torch.int64, device=like.device)
+    weights = (low_weight[:, None] * (low[:, None] == inputs[None, :]).to(torch.float32)
+               + high_weight[:, None] * (high[:, None] == inputs[None, :]).to(torch.float32))
+    return weights.to(like.dtype)
+
+
+def upsample_bilinear2d_backward(grad_output, output_size, input_size, align_corners, scales_h=None, scales_w=None):
+    _, _, height, width = input_size
+    rows = _bilinear_weights(height, output_size[0], align_corners, scales_h, grad_output)  # (out_h, h)
+    columns = _bilinear_weights(width, output_size[1], align_corners, scales_w, grad_output)  # (out_w, w)
+    return torch.matmul(torch.matmul(rows.t(), grad_output), columns)
+
+
+DECOMPOSITIONS = {
+    aten.upsample_bilinear2d_backward.default: upsample_bilinear2d_backward,
+}
