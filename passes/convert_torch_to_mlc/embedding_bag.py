@@ -8,6 +8,11 @@ makes them an arange): the membership of every position in every bag is a (bags,
 indices) comparison, and each bag's value is a reduce_sum / reduce_max over the
 gathered rows where the bag's mask holds. An index equal to `padding_idx` is in
 no bag (it neither adds nor counts for the mean). An empty bag is 0 in every mode.
+Offsets known to be 0, L, 2L, ... (a 2-D input's arange) make the bags the rows of
+a (bags, L) view instead: no mask over every (bag, index) pair.
+
+With `include_last_offset`, torch documents the last offset as the number of
+indices; its CPU kernel is inconsistent across modes when it is not.
 """
 
 import math
@@ -19,9 +24,9 @@ from ...dialects import elementwise_ops as ew
 from ...dialects import reduction_ops as rd
 from ...dialects import shape_ops
 from ...dialects.op_base import DYNAMIC, is_float
-from ..constant_values import make_constant
+from ..constant_values import make_constant, value_of
 from ..graph import boolean, cast_to, i64, i64_array_attr, reshape, splat, string, tensor_type
-from .patterns import NotConvertible, converts
+from .patterns import NotConvertible, TorchOp, converts
 
 SUM, MEAN, MAX = 0, 1, 2
 
@@ -53,6 +58,28 @@ def _slice(value, start, limit):
 def _reduce(cls, value, axis):
     shape = rd.reduced_shape(list(value.type.shape), [axis], False)
     return cls(value, i64_array_attr([axis]), boolean(False), tensor_type(shape, value.type.element_type)).result
+
+
+def _even_bag_length(op, count, bags):
+    """L when the offsets are the constants 0, L, ..., (bags - 1) L with bags * L = count."""
+    offsets = op.operand("offsets")
+    producer = offsets.owner if not isinstance(offsets.owner, ir.Block) else None
+    if producer is None:
+        return None
+    starts = None
+    if producer.name == "torch.aten.arange.start_step":
+        arange = TorchOp(producer)
+        try:
+            start, end, step = arange.int("start"), arange.int("end"), arange.int("step")
+        except NotConvertible:
+            return None
+        starts = np.arange(start, end, step)
+    elif producer.name == "torch_c.from_builtin_tensor":
+        starts = value_of(producer.operands[0])
+    if starts is None or bags == 0 or count % bags or len(starts) < bags:
+        return None
+    length = count // bags
+    return length if np.array_equal(starts[:bags], np.arange(bags) * length) else None
 
 
 def _bag_mask(offsets, indices, include_last_offset, padding_idx):
@@ -106,8 +133,15 @@ def embedding_bag(op):
         if mode != SUM:
             raise NotConvertible("per_sample_weights outside mode 'sum'")  # torch rejects it too
         rows = _binary(ew.MulOp, rows, reshape(cast_to(op.tensor("per_sample_weights"), element_type), [count, 1]))
-    mask = reshape(_bag_mask(offsets, indices, include_last_offset, padding_idx), [bags, count, 1])
-    rows = reshape(rows, [1, count, dim])
+    length = None if include_last_offset else _even_bag_length(op, count, bags)
+    if length is not None:  # bag b is positions b L ... (b + 1) L - 1
+        mask = splat(1, _i1(), [bags, length, 1])
+        if padding_idx is not None:
+            mask = _compare(reshape(indices, [bags, length, 1]), splat(padding_idx, indices.type.element_type), "ne")
+        rows = reshape(rows, [bags, length, dim])
+    else:
+        mask = reshape(_bag_mask(offsets, indices, include_last_offset, padding_idx), [bags, count, 1])
+        rows = reshape(rows, [1, count, dim])
     if mode == MAX:
         picked = _select(mask, rows, splat(-math.inf, element_type))
         value = _reduce(rd.ReduceMaxOp, picked, 1)

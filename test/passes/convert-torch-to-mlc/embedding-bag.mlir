@@ -70,3 +70,36 @@ func.func @mean(%arg0: !torch.vtensor<[10,3],f32>, %arg1: !torch.vtensor<[5],si6
   %result0, %result1, %result2, %result3 = torch.aten.embedding_bag.padding_idx %arg0, %arg1, %arg2, %false, %int1, %false, %none, %false, %none : !torch.vtensor<[10,3],f32>, !torch.vtensor<[5],si64>, !torch.vtensor<[3],si64>, !torch.bool, !torch.int, !torch.bool, !torch.none, !torch.bool, !torch.none -> !torch.vtensor<[3,3],f32>, !torch.vtensor<[5],si64>, !torch.vtensor<[3],si64>, !torch.vtensor<[3],si64>
   return %result0 : !torch.vtensor<[3,3],f32>
 }
+
+// -----
+
+/// A 2-D input (F.embedding_bag's offsets are arange(0, 6, 3)): the bags are the rows
+/// of a (2, 3) view, reduced without a (bags, indices) mask; padding_idx 0 is masked per position.
+
+// CHECK-LABEL: func.func @two_d_input_mean
+// CHECK-SAME: (%[[W:.*]]: tensor<10x3xf32>, %[[I:.*]]: tensor<2x3xi64>)
+// CHECK-NOT: "mlc.slice"
+// CHECK: %[[FLAT:.*]] = "mlc.reshape"(%[[I]]) : (tensor<2x3xi64>) -> tensor<6xi64>
+// CHECK: %[[ROWS:.*]] = "mlc.gather"(%[[W]], %[[FLAT]]) {axis = 0 : i64} : (tensor<10x3xf32>, tensor<6xi64>) -> tensor<6x3xf32>
+// CHECK: %[[BAGGED:.*]] = "mlc.reshape"(%[[FLAT]]) : (tensor<6xi64>) -> tensor<2x3x1xi64>
+// CHECK: %[[KEPT:.*]] = "mlc.compare"(%[[BAGGED]], %{{.*}}) {predicate = "ne"} : (tensor<2x3x1xi64>, tensor<i64>) -> tensor<2x3x1xi1>
+// CHECK: %[[VIEW:.*]] = "mlc.reshape"(%[[ROWS]]) : (tensor<6x3xf32>) -> tensor<2x3x3xf32>
+// CHECK: %[[PICKED:.*]] = "mlc.select"(%[[KEPT]], %[[VIEW]], %{{.*}}) : (tensor<2x3x1xi1>, tensor<2x3x3xf32>, tensor<f32>) -> tensor<2x3x3xf32>
+// CHECK: %[[SUM:.*]] = "mlc.reduce_sum"(%[[PICKED]]) {axes = array<i64: 1>, keepdim = false} : (tensor<2x3x3xf32>) -> tensor<2x3xf32>
+// CHECK: "mlc.div"(%[[SUM]], %{{.*}}) : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+func.func @two_d_input_mean(%arg0: !torch.vtensor<[10,3],f32>, %arg1: !torch.vtensor<[2,3],si64>) -> !torch.vtensor<[2,3],f32> {
+  %int1 = torch.constant.int 1
+  %int-1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  %int0 = torch.constant.int 0
+  %int6 = torch.constant.int 6
+  %int3 = torch.constant.int 3
+  %int4 = torch.constant.int 4
+  %none = torch.constant.none
+  %cpu = torch.constant.device "cpu"
+  %0 = torch.aten.arange.start_step %int0, %int6, %int3, %int4, %none, %cpu, %false : !torch.int, !torch.int, !torch.int, !torch.int, !torch.none, !torch.Device, !torch.bool -> !torch.vtensor<[2],si64>
+  %1 = torch.prim.ListConstruct %int-1 : (!torch.int) -> !torch.list<int>
+  %2 = torch.aten.view %arg1, %1 : !torch.vtensor<[2,3],si64>, !torch.list<int> -> !torch.vtensor<[6],si64>
+  %result0, %result1, %result2, %result3 = torch.aten.embedding_bag.padding_idx %arg0, %2, %0, %false, %int1, %false, %none, %false, %int0 : !torch.vtensor<[10,3],f32>, !torch.vtensor<[6],si64>, !torch.vtensor<[2],si64>, !torch.bool, !torch.int, !torch.bool, !torch.none, !torch.bool, !torch.int -> !torch.vtensor<[2,3],f32>, !torch.vtensor<[6],si64>, !torch.vtensor<[2],si64>, !torch.vtensor<[2],si64>
+  return %result0 : !torch.vtensor<[2,3],f32>
+}
