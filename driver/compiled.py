@@ -89,7 +89,7 @@ class Compiled:
     def __call__(self, *args):
         flat = self._flat_args(args)
         arrays = [self._check(i, arg) for i, arg in enumerate(flat)]
-        results = [torch.from_numpy(r) if isinstance(r, np.ndarray) else r for r in self._main(*arrays)]
+        results = [_tensor(r) if isinstance(r, np.ndarray) else r for r in self._main(*arrays)]
         for index, dtype in self._unsigned.items():  # IREE's integers are signless: uint8 comes back int8
             results[index] = results[index].view(dtype)
         outputs = []
@@ -117,6 +117,13 @@ class Compiled:
         if not _shape_matches(arg.shape, expected.shape):
             raise UserError(f"input {index}: expected shape {list(expected.shape)}, got {list(arg.shape)}")
         return iree_backend.host_array(arg)
+
+
+def _tensor(array: np.ndarray) -> torch.Tensor:
+    """A result as a tensor; torch.from_numpy has no bfloat16 (IREE gives ml_dtypes'), so its bits go as uint16."""
+    if array.dtype.name == "bfloat16":
+        return torch.from_numpy(array.view(np.uint16)).view(torch.bfloat16)
+    return torch.from_numpy(array)
 
 
 def output_roles(program) -> list[int | None]:

@@ -17,7 +17,7 @@ SAMPLES_PER_DTYPE = {"float32": 1, "int64": 1}
 # Ops whose results are not values to compare: random draws and uninitialized memory.
 # Their cases check shape and dtype only; test_random_ops.py checks the draws' statistics.
 RANDOM = {
-    "bernoulli", "normal", "normal.number_mean", "uniform", "multinomial", "rand_like", "randn_like",
+    "bernoulli", "normal", "normal.number_mean", "normal.in_place", "uniform", "multinomial", "rand_like", "randn_like",
     "randint_like", "randint", "randn", "rand", "nn.functional.dropout", "nn.functional.dropout2d",
     "nn.functional.dropout3d", "nn.functional.alpha_dropout", "nn.functional.feature_alpha_dropout.with_train",
     "nn.functional.feature_alpha_dropout.without_train", "nn.functional.rrelu", "cauchy", "exponential",
