@@ -109,3 +109,17 @@ def test_fallback_refuses_ops_torch_mlir_lowers_wrongly():
 def test_without_fallback_report_has_no_fallback_entry():
     compiled = mlc.compile(torch.nn.ReLU(), (torch.randn(4),), opt_level=0)
     assert "fallback" not in compiled.report
+
+
+class GridSample(torch.nn.Module):
+    def forward(self, x, grid):
+        return torch.nn.functional.grid_sample(x, grid, align_corners=False)
+
+
+def test_fallback_refuses_a_lowering_known_to_be_wrong():
+    """torch-mlir's grid_sampler is wrong where the grid leaves [-1, 1] (2.28 off with zeros
+    padding): an error naming the op and why, not a wrong number."""
+    grid = torch.rand(1, 4, 4, 2) * 3 - 1.5
+    with pytest.raises(mlc.UserError, match=r"torch.aten.grid_sampler +x1 +at \S*test_fallback.py:\d+ +"
+                                            r"\[torch-mlir's lowering is wrong where the grid leaves \[-1, 1\]"):
+        mlc.compile(GridSample(), (torch.randn(1, 2, 4, 4), grid))
