@@ -12,6 +12,7 @@ from . import (
     fusion_ops,
     indexing_ops,
     normalization_ops,
+    random_ops,
     reduction_ops,
     scan_ops,
     shape_ops,
@@ -23,5 +24,5 @@ from .op_base import MlcOp, VerifyError, op_classes
 __all__ = [
     "Mlc", "MlcOp", "VerifyError", "load_dialect", "make_context", "op_classes",
     "bitwise_ops", "compute_ops", "data_ops", "elementwise_ops", "fusion_ops", "indexing_ops", "normalization_ops",
-    "reduction_ops", "scan_ops", "shape_ops",
+    "random_ops", "reduction_ops", "scan_ops", "shape_ops",
 ]

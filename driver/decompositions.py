@@ -5,6 +5,10 @@ upsample_bilinear2d_backward: the forward is linear and separable, out = Wh x Ww
 per image, with W[o, i] torch's interpolation weight of input i in output o; its
 gradient is Wh^T g Ww. The weights are built from the sizes with arange and
 comparisons in float32, as torch's `area_pixel_compute_source_index` computes them.
+
+randint_like and normal with tensor or float arguments: `randint` of the input's shape,
+and `mean + std * randn` (`normal_functional` of the given size for two floats); mlc
+converts `randint`, `randn` and `normal_functional` (passes/convert_torch_to_mlc/random.py).
 """
 
 import torch
@@ -38,6 +42,47 @@ def upsample_bilinear2d_backward(grad_output, output_size, input_size, align_cor
     return torch.matmul(torch.matmul(rows.t(), grad_output), columns)
 
 
+def _default_generator(generator) -> None:
+    if generator is not None:
+        raise NotImplementedError("an explicit torch.Generator: mlc draws its seeds from the default generator")
+
+
+def randint_like(x, high, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+    return aten.randint.default(high, list(x.shape), dtype=dtype or x.dtype, device=x.device)
+
+
+def randint_like_low(x, low, high, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+    return aten.randint.low(low, high, list(x.shape), dtype=dtype or x.dtype, device=x.device)
+
+
+def normal_tensor_tensor(mean, std, *, generator=None):
+    _default_generator(generator)
+    shape = torch.broadcast_shapes(mean.shape, std.shape)
+    return mean + std * aten.randn.default(list(shape), dtype=mean.dtype, device=mean.device)
+
+
+def normal_tensor_float(mean, std=1.0, *, generator=None):
+    _default_generator(generator)
+    return aten.normal_functional.default(mean, 0.0, std) + mean
+
+
+def normal_float_tensor(mean, std, *, generator=None):
+    _default_generator(generator)
+    return mean + std * aten.randn_like.default(std)
+
+
+def normal_float_float(mean, std, size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
+    _default_generator(generator)
+    empty = aten.empty.memory_format(list(size), dtype=dtype or torch.get_default_dtype(), device=device)
+    return aten.normal_functional.default(empty, mean, std)
+
+
 DECOMPOSITIONS = {
     aten.upsample_bilinear2d_backward.default: upsample_bilinear2d_backward,
+    aten.randint_like.default: randint_like,
+    aten.randint_like.low_dtype: randint_like_low,
+    aten.normal.Tensor_Tensor: normal_tensor_tensor,
+    aten.normal.Tensor_float: normal_tensor_float,
+    aten.normal.float_Tensor: normal_float_tensor,
+    aten.normal.float_float: normal_float_float,
 }

@@ -28,6 +28,7 @@ from ..dialects import elementwise_ops as ew
 from ..dialects import fusion_ops as fusion
 from ..dialects import indexing_ops as indexing
 from ..dialects import normalization_ops as normalization
+from ..dialects import random_ops as rnd
 from ..dialects import reduction_ops as reduction
 from ..dialects import scan_ops as scan
 from ..dialects import shape_ops as shape
@@ -338,6 +339,9 @@ FOLDERS = {
     shape.Im2colOp: _im2col,
 }
 
+_DRAWN_WHERE_USED = Declined("random numbers are computed where they are used, fused with their consumers: a "
+                             "folded copy would be a constant as large as the tensor")
+
 # Ops with no folder, and why (test_op_facts.py checks every op is in FOLDERS or here).
 DECLINED = {
     data.ConstantOp: Declined("it is the result of folding"),
@@ -350,6 +354,9 @@ DECLINED = {
     compute.MaxPoolIndicesOp: Declined("pooling of constants does not occur in models"),
     compute.AvgPoolNdOp: Declined("pooling of constants does not occur in models"),
     indexing.ArgsortOp: Declined("the order of equal keys is the lowering's, which numpy's sort need not reproduce"),
+    rnd.RandomUniformOp: _DRAWN_WHERE_USED,
+    rnd.RandomNormalOp: _DRAWN_WHERE_USED,
+    rnd.RandomIntOp: _DRAWN_WHERE_USED,
     fusion.FusionGroupOp: Declined("fusion structure: groups form after folding"),
     fusion.YieldOp: Declined("fusion structure: groups form after folding"),
 }

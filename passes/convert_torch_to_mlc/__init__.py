@@ -38,6 +38,7 @@ from . import (  # noqa: F401 (registers patterns)
     loss,
     normalization,
     pooling,
+    random,
     reduction,
     resampling,
     scan,

@@ -6,7 +6,8 @@ ops are grouped with the post-dominator algorithm (planner.py). Every op that
 computes at run time goes into a group, singletons included, so the executable has
 one dispatch per group. Left outside: ops that decline a fusion kind (constants,
 reshapes, the fusion structure) and ops computing only from constants, which IREE
-evaluates at compile time (at O2 mlc-fold-constants has folded them already).
+evaluates at compile time (at O2 mlc-fold-constants has folded them already); an op
+with no operands (a random op) is not one of them: it fuses with its users.
 
 `isolate` names ops the target compiles only alone (IREE's CPU code generation: a
 concat's slices written into one buffer, and a window copy fused with a transpose,
@@ -41,8 +42,9 @@ def _graph_ops(block: ir.Block, outside: frozenset = frozenset()) -> list[ir.Ope
         if view is None:
             continue
         operands = [value.owner for value in op.operands]
-        if isinstance(view, ConstantOp) or all(not isinstance(o, ir.Block) and o.operation in constant
-                                               for o in operands):
+        # an op of no operands but a constant computes at run time (a random op): it fuses with its users
+        if isinstance(view, ConstantOp) or operands and all(not isinstance(o, ir.Block) and o.operation in constant
+                                                            for o in operands):
             constant.add(op.operation)
         elif not isinstance(view.fusion_kind, Declined) and type(view) not in outside:
             planned.append(op)

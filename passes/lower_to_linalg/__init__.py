@@ -16,7 +16,7 @@ from ...dialects.fusion_ops import FusionGroupOp, YieldOp
 from ...dialects.op_base import MlcOp
 from ...dialects.shape_ops import ConcatOp
 from ..registry import Pass, PassFailure, register
-from . import bitwise, compute, data, elementwise, indexing, normalization, reduction, scan, shape
+from . import bitwise, compute, data, elementwise, indexing, normalization, random, reduction, scan, shape
 from .builders import Unsupported
 from .fusion import inline_fusion_groups
 
@@ -30,6 +30,7 @@ LOWERINGS = {
     **bitwise.LOWERINGS,
     **indexing.LOWERINGS,
     **scan.LOWERINGS,
+    **random.LOWERINGS,
 }
 
 

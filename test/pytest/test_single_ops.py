@@ -479,6 +479,12 @@ case("isclose_int", lambda a, b: torch.isclose(a, b, rtol=0.1, atol=1), ints(3, 
 case("batch_norm_no_training_saved", lambda x, w, b, m, v: torch.ops.aten._native_batch_norm_legit_no_training(
      x, w, b, m, v, 0.1, 1e-5), floats(2, 3, 4, 4), floats(3), floats(3), floats(3), floats(3, low=0.5, high=2))
 
+# --- random ops whose results are certain (their statistics: test_random_ops.py) ----------------------------
+
+case("rand_like_floor", lambda x: x + torch.rand_like(x).floor(), floats(3, 4))  # [0, 1) floors to 0
+case("bernoulli_certain", lambda x: torch.bernoulli((x > 0).float()), floats(3, 4))  # p of 0 and 1 only
+case("randint_one_value", lambda x: x + torch.randint(3, 4, (3, 4)), ints(3, 4))
+
 # --- losses: nll_loss, its backward, cross_entropy -------------------------------------------------
 
 case("nll_loss_weight_ignore_mean", lambda x, t, w: F.nll_loss(x, t, w, ignore_index=3),
