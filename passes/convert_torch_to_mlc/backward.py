@@ -1,5 +1,6 @@
 """The backward ops of exported training graphs -> mlc: the activations' gradients
-are elementwise (threshold_backward, gelu_backward, elu_backward), nearest
+are elementwise (threshold_backward, gelu_backward, elu_backward, and dropout's,
+native_dropout_backward), nearest
 upsampling's is a linear map per spatial axis (the sum of the gradients of the
 outputs that read each input), a matmul with a constant 0/1 matrix.
 """
@@ -9,11 +10,11 @@ import math
 import numpy as np
 from torch_mlir import ir
 
-from ...dialects import compute_ops, shape_ops
+from ...dialects import compute_ops, data_ops, shape_ops
 from ...dialects import elementwise_ops as ew
 from ...dialects.op_base import DYNAMIC, is_float
 from ..constant_values import make_constant
-from ..graph import inverse, splat, string, tensor_type, transpose
+from ..graph import cast_to, inverse, splat, string, tensor_type, transpose
 from .compute import matmul
 from .patterns import NotConvertible, converts
 
@@ -140,3 +141,15 @@ def upsample_nearest2d_backward(op):
         product = matmul(moved, matrix, tensor_type(shape, grad.type.element_type))
         value = transpose(product, inverse(order)) if axis != 3 else product
     return value
+
+
+@converts("torch.aten.native_dropout_backward", makes=(data_ops.CastOp, ew.MulOp), keep_whole=True)
+def native_dropout_backward(op):
+    """grad * (mask * scale), as torch computes it: the gradient flows where dropout kept."""
+    grad, mask = op.tensor("grad_output"), op.tensor("mask")
+    if not is_float(grad.type.element_type):
+        raise NotConvertible("native_dropout_backward of a non-float gradient")
+    if list(grad.type.shape) != list(mask.type.shape):
+        raise NotConvertible("native_dropout_backward with a broadcast mask")
+    factor = _binary(ew.MulOp, cast_to(mask, grad.type.element_type), _constant(op.float("scale"), grad))
+    return _binary(ew.MulOp, grad, factor)

@@ -484,6 +484,7 @@ case("batch_norm_no_training_saved", lambda x, w, b, m, v: torch.ops.aten._nativ
 case("rand_like_floor", lambda x: x + torch.rand_like(x).floor(), floats(3, 4))  # [0, 1) floors to 0
 case("bernoulli_certain", lambda x: torch.bernoulli((x > 0).float()), floats(3, 4))  # p of 0 and 1 only
 case("randint_one_value", lambda x: x + torch.randint(3, 4, (3, 4)), ints(3, 4))
+case("native_dropout_backward", lambda g, m: torch.ops.aten.native_dropout_backward(g, m, 1 / 0.7), floats(3, 4), bools(3, 4))
 
 # --- losses: nll_loss, its backward, cross_entropy -------------------------------------------------
 
