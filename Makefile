@@ -32,7 +32,8 @@ pytest: $(STAMP)
 	$(BIN)/pytest -q -m "not models" test/pytest
 
 # The model zoo at full size (ResNet-18/50, MobileNetV3, ViT-B/16, BERT-base, GPT-2):
-# each compiled at -O2 and checked against PyTorch eager. About 3 minutes.
+# each compiled at -O2 and checked against PyTorch eager, and 15 smaller architectures
+# outside the zoo (examples/architectures.py). About 6 minutes.
 test-models: $(STAMP)
 	$(BIN)/pytest -q -m models test/pytest
 
