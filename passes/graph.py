@@ -9,6 +9,7 @@ Readers of an op's own attributes (`i64_array(op, "axes")`, ...) are the dialect
 from torch_mlir import ir
 
 from ..dialects import data_ops, shape_ops
+from ..dialects import elementwise_ops as ew
 from ..dialects.op_base import MlcOp
 
 # --- reading the graph ----------------------------------------------------------------
@@ -132,3 +133,24 @@ def inverse(permutation) -> list[int]:
 def composed(first, second) -> list[int]:
     """transpose(transpose(x, first), second) == transpose(x, composed(first, second))."""
     return [first[p] for p in second]
+
+
+# --- elementwise ops with broadcasting: the result type follows from the operands ----------
+
+
+def broadcast_binary(cls, lhs: ir.Value, rhs: ir.Value) -> ir.Value:
+    """`cls(lhs, rhs)` (an mlc binary op) in lhs's element type, at the broadcast shape."""
+    shape = ew.broadcast_shapes(lhs.type.shape, rhs.type.shape)
+    return cls(lhs, rhs, tensor_type(shape, lhs.type.element_type)).result
+
+
+def broadcast_compare(lhs: ir.Value, rhs: ir.Value, predicate: str) -> ir.Value:
+    """mlc.compare of lhs and rhs: booleans at the broadcast shape."""
+    shape = ew.broadcast_shapes(lhs.type.shape, rhs.type.shape)
+    return ew.CompareOp(lhs, rhs, string(predicate), tensor_type(shape, ir.IntegerType.get_signless(1))).result
+
+
+def broadcast_select(condition: ir.Value, on_true: ir.Value, on_false: ir.Value) -> ir.Value:
+    """mlc.select at the shape all three broadcast to."""
+    shape = ew.broadcast_shapes(condition.type.shape, ew.broadcast_shapes(on_true.type.shape, on_false.type.shape))
+    return ew.SelectOp(condition, on_true, on_false, tensor_type(shape, on_true.type.element_type)).result

@@ -14,14 +14,11 @@ from ...dialects import compute_ops, data_ops, shape_ops
 from ...dialects import elementwise_ops as ew
 from ...dialects.op_base import DYNAMIC, is_float
 from ..constant_values import make_constant
+from ..graph import broadcast_binary as _binary
+from ..graph import broadcast_select as _select
 from ..graph import cast_to, inverse, splat, string, tensor_type, transpose
 from .compute import matmul
 from .patterns import NotConvertible, converts
-
-
-def _binary(cls, lhs, rhs):
-    shape = ew.broadcast_shapes(lhs.type.shape, rhs.type.shape)
-    return cls(lhs, rhs, tensor_type(shape, lhs.type.element_type)).result
 
 
 def _unary(cls, x):
@@ -35,11 +32,6 @@ def _constant(value, like):
 def _le(lhs, rhs):
     shape = ew.broadcast_shapes(lhs.type.shape, rhs.type.shape)
     return ew.CompareOp(lhs, rhs, string("le"), tensor_type(shape, ir.IntegerType.get_signless(1))).result
-
-
-def _select(condition, on_true, on_false):
-    shape = ew.broadcast_shapes(condition.type.shape, ew.broadcast_shapes(on_true.type.shape, on_false.type.shape))
-    return ew.SelectOp(condition, on_true, on_false, tensor_type(shape, on_true.type.element_type)).result
 
 
 def _float_operands(op):

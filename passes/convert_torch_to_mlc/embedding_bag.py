@@ -25,7 +25,10 @@ from ...dialects import reduction_ops as rd
 from ...dialects import shape_ops
 from ...dialects.op_base import DYNAMIC, is_float
 from ..constant_values import make_constant, value_of
-from ..graph import boolean, cast_to, i64, i64_array_attr, reshape, splat, string, tensor_type
+from ..graph import boolean, cast_to, i64, i64_array_attr, reshape, splat, tensor_type
+from ..graph import broadcast_binary as _binary
+from ..graph import broadcast_compare as _compare
+from ..graph import broadcast_select as _select
 from .patterns import NotConvertible, TorchOp, converts
 
 SUM, MEAN, MAX = 0, 1, 2
@@ -33,21 +36,6 @@ SUM, MEAN, MAX = 0, 1, 2
 
 def _i1():
     return ir.IntegerType.get_signless(1)
-
-
-def _binary(cls, lhs, rhs):
-    shape = ew.broadcast_shapes(lhs.type.shape, rhs.type.shape)
-    return cls(lhs, rhs, tensor_type(shape, lhs.type.element_type)).result
-
-
-def _compare(lhs, rhs, predicate):
-    shape = ew.broadcast_shapes(lhs.type.shape, rhs.type.shape)
-    return ew.CompareOp(lhs, rhs, string(predicate), tensor_type(shape, _i1())).result
-
-
-def _select(condition, on_true, on_false):
-    shape = ew.broadcast_shapes(condition.type.shape, ew.broadcast_shapes(on_true.type.shape, on_false.type.shape))
-    return ew.SelectOp(condition, on_true, on_false, tensor_type(shape, on_true.type.element_type)).result
 
 
 def _slice(value, start, limit):

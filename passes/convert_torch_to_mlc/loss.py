@@ -10,32 +10,19 @@ elsewhere. Classes are moved last, where mlc.take_along_axis picks along them.
 """
 
 import numpy as np
-from torch_mlir import ir
 
 from ...dialects import elementwise_ops as ew
 from ...dialects import reduction_ops as rd
 from ...dialects import shape_ops
 from ...dialects.op_base import DYNAMIC, is_float
 from ..constant_values import make_constant
-from ..graph import boolean, cast_to, i64, i64_array_attr, reshape, splat, string, tensor_type, transpose
+from ..graph import boolean, cast_to, i64, i64_array_attr, reshape, splat, tensor_type, transpose
+from ..graph import broadcast_binary as _binary
+from ..graph import broadcast_compare as _compare
+from ..graph import broadcast_select as _select
 from .patterns import NotConvertible, converts
 
 NONE, MEAN, SUM = 0, 1, 2
-
-
-def _binary(cls, lhs, rhs):
-    shape = ew.broadcast_shapes(lhs.type.shape, rhs.type.shape)
-    return cls(lhs, rhs, tensor_type(shape, lhs.type.element_type)).result
-
-
-def _compare(lhs, rhs, predicate):
-    shape = ew.broadcast_shapes(lhs.type.shape, rhs.type.shape)
-    return ew.CompareOp(lhs, rhs, string(predicate), tensor_type(shape, ir.IntegerType.get_signless(1))).result
-
-
-def _select(condition, on_true, on_false):
-    shape = ew.broadcast_shapes(condition.type.shape, ew.broadcast_shapes(on_true.type.shape, on_false.type.shape))
-    return ew.SelectOp(condition, on_true, on_false, tensor_type(shape, on_true.type.element_type)).result
 
 
 def _negated(value):

@@ -16,6 +16,7 @@ from ...dialects import elementwise_ops as ew
 from ...dialects.op_base import DYNAMIC
 from ..constant_values import make_constant
 from ..graph import boolean, i64, i64_array_attr, reshape, string, tensor_type
+from ..graph import broadcast_binary as _binary
 from .patterns import NotConvertible, converts
 
 
@@ -97,11 +98,6 @@ def _gather(value, positions, axis):
     index = _positions_constant(positions, list(positions.shape))
     shape = list(value.type.shape[:axis]) + list(positions.shape) + list(value.type.shape[axis + 1 :])
     return shape_ops.GatherOp(value, index, i64(axis), tensor_type(shape, value.type.element_type)).result
-
-
-def _binary(cls, lhs, rhs):
-    shape = ew.broadcast_shapes(lhs.type.shape, rhs.type.shape)
-    return cls(lhs, rhs, tensor_type(shape, lhs.type.element_type)).result
 
 
 def adaptive_avg_pool(value, axis, out):
