@@ -126,7 +126,7 @@ def stand_in_unknown_ops(program: torch.export.ExportedProgram) -> dict[str, lis
         value = node.meta.get("val")
         if not isinstance(value, torch.Tensor):
             raise UserError(f"{_mlir_op_name(node.target)} is unknown to torch-mlir and has several results: "
-                            "coverage cannot look past it")
+                            "the ops after it cannot be checked")
         with graph.inserting_before(node):
             zeros = graph.call_function(torch.ops.aten.zeros.default, (list(value.shape),), {"dtype": value.dtype})
         zeros.meta = {**node.meta, "stack_trace": f'  File "{STAND_IN}", line 1, in forward'}
