@@ -205,7 +205,17 @@ def main() -> int:
         return 0
     regressions, newly_passing = check(results, read_expected() if EXPECTED.exists() else {})
     print("\n".join(newly_passing + regressions))
+    print("\n".join(closing_lines(results, regressions)))
     return 1 if regressions else 0
+
+
+def closing_lines(results: list[dict], regressions: list[str]) -> list[str]:
+    """The runner's last lines, the count in the form CI reads: a case on an mlc path
+    passes when its status is what expected.txt says (a pass, or a listed failure)."""
+    checked = [r for r in results if r["path"] != "torch-mlir"]
+    as_listed = sum(r["status"] not in PASSING for r in checked) - len(regressions)
+    return [f"({len(checked) - len(regressions) - as_listed} cases pass, {as_listed} fail as expected.txt lists)",
+            f"conformance: {len(checked) - len(regressions)} passed, {len(regressions)} failed"]
 
 
 if __name__ == "__main__":
