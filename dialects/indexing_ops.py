@@ -1,7 +1,9 @@
-"""Ops that compute positions: argmax and argmin along an axis, and argsort.
+"""Ops that compute positions: argmax and argmin along an axis, and argsort;
+and the op that writes at positions, scatter.
 
 Their results are integer tensors of indices into the input, which
-`mlc.take_along_axis` or `mlc.gather` then read through.
+`mlc.take_along_axis` or `mlc.gather` then read through, and `mlc.scatter`
+writes through.
 """
 
 from typing import Any
@@ -11,7 +13,19 @@ from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Result
 
 from .facts import FusionKind, Layout
-from .op_base import MlcOp, VerifyError, bool_attr, expect_shape, int_attr, is_integer, normalize_axis, ranked
+from .op_base import (
+    DYNAMIC,
+    MlcOp,
+    VerifyError,
+    bool_attr,
+    expect_element_type,
+    expect_shape,
+    int_attr,
+    is_integer,
+    normalize_axis,
+    ranked,
+    string_choice,
+)
 from .reduction_ops import reduced_shape
 
 
@@ -79,3 +93,42 @@ class ArgsortOp(MlcOp, name="argsort", traits=[ext.Pure]):
         bool_attr(self, "descending")
         expect_shape(self.result, input_type.shape, "result")
         expect_index_result(self)
+
+
+SCATTER_COMBINES = ("replace", "add", "mul", "max", "min")
+
+
+class ScatterOp(MlcOp, name="scatter", traits=[ext.Pure]):
+    """Writes `updates` into a copy of `input` at positions: row n of `indices`
+    ([N, K], integers) names a position in the first K dims of input, and
+    `updates[n]` (shape input.shape[K:]) combines with what is there by `combine`:
+    "replace" (the update wins; which of duplicate indices wins is undefined),
+    "add", "mul", "max" or "min" (every update at a position takes part).
+
+    torch's index_put, index_add, scatter and scatter_reduce. Negative or
+    out-of-range indices are undefined behaviour.
+    """
+
+    fusion_kind = FusionKind.OPAQUE
+    layout_rule = Layout.FIXED
+
+    input: Operand[ir.RankedTensorType]
+    indices: Operand[ir.RankedTensorType]
+    updates: Operand[ir.RankedTensorType]
+    combine: ir.StringAttr
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        input_type, indices_type = ranked(self.input, "input"), ranked(self.indices, "indices")
+        if not is_integer(indices_type.element_type):
+            raise VerifyError(f"indices must be integers, got {indices_type}")
+        if indices_type.rank != 2 or indices_type.shape[1] == DYNAMIC:
+            raise VerifyError(f"indices must have shape [N, K] with a static K, got {indices_type}")
+        depth = indices_type.shape[1]
+        if not 1 <= depth <= input_type.rank:
+            raise VerifyError(f"indices address {depth} dims, expected 1 to the input's rank {input_type.rank}")
+        expect_shape(self.updates, [indices_type.shape[0]] + list(input_type.shape[depth:]), "updates")
+        expect_element_type(self.updates, input_type.element_type, "updates")
+        string_choice(self, "combine", SCATTER_COMBINES)
+        expect_shape(self.result, input_type.shape, "result")
+        expect_element_type(self.result, input_type.element_type, "result")

@@ -77,6 +77,11 @@ def _unknown_ops(program: torch.export.ExportedProgram, context: ir.Context) -> 
     return {op for op in targets if not context.is_registered_operation(_mlir_op_name(op))}
 
 
+def _decomposed_at_import(program: torch.export.ExportedProgram) -> set:
+    return {node.target for node in program.graph.nodes
+            if isinstance(node.target, torch._ops.OpOverload) and node.target.overloadpacket in DECOMPOSED_AT_IMPORT}
+
+
 def _mlir_op_name(op: torch._ops.OpOverload) -> str:
     """The torch-mlir name of an ATen overload, as the FX importer spells it."""
     namespace, _, name = op._schema.name.partition("::")
@@ -84,17 +89,45 @@ def _mlir_op_name(op: torch._ops.OpOverload) -> str:
     return f"torch.{namespace}.{name}{overload}"
 
 
+# Ops torch-mlir knows but neither it nor mlc converts, which PyTorch decomposes into
+# ops mlc converts: the out-of-place copies of views (functionalization's
+# `transpose_copy` for `transpose`; with value semantics each is its view), and losses
+# that are a few elementwise ops and a reduction.
+DECOMPOSED_AT_IMPORT = {
+    torch.ops.aten.alias_copy, torch.ops.aten.as_strided_copy, torch.ops.aten.diagonal_copy,
+    torch.ops.aten.expand_copy, torch.ops.aten.narrow_copy, torch.ops.aten.permute_copy,
+    torch.ops.aten.split_with_sizes_copy, torch.ops.aten.squeeze_copy, torch.ops.aten.t_copy,
+    torch.ops.aten.transpose_copy, torch.ops.aten.unbind_copy, torch.ops.aten.unfold_copy,
+    torch.ops.aten.unsqueeze_copy, torch.ops.aten.view_copy,
+    torch.ops.aten.binary_cross_entropy, torch.ops.aten.cosine_embedding_loss, torch.ops.aten.poisson_nll_loss,
+    torch.ops.aten.einsum,
+}
+
+
+# ops torch-mlir knows but cannot bring to its backend contract, so PyTorch's decomposition
+# is taken instead: its own decomposition of meshgrid leaves unranked `!torch.tensor`
+# results ("type of return operand 0 ('!torch.tensor') doesn't match function result
+# type"), and broadcast_tensors of mixed dtypes (quantile's float and bool) gets a list
+# typed as its first tensor ("operand types should have the same type as the list
+# contained type")
+DECOMPOSED_BEFORE_IMPORT = frozenset({
+    torch.ops.aten.meshgrid.default, torch.ops.aten.meshgrid.indexing, torch.ops.aten.broadcast_tensors.default,
+})
+
+
 def _decompose_unknown_ops(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
     """Composite ops torch-mlir does not know (GPT-2's `aten.diff`) are broken into
     ones it does, with PyTorch's own decompositions (export's table first, then the
-    wider one, which has `addmv`, then mlc's own in `decompositions.py`); every other op stays whole. A decomposition into
+    wider one, which has `addmv`, then mlc's own in `decompositions.py`), and so are
+    copies of views (`VIEW_COPIES`) and DECOMPOSED_BEFORE_IMPORT; every other op stays whole. A decomposition into
     ops torch-mlir does not know either (special_zeta into prims.zeta) is not taken:
     the error should name the op the user wrote."""
     context = make_context()
     table = {**torch._decomp.decomposition_table, **torch.export.default_decompositions(), **DECOMPOSITIONS}
     table.pop(torch.ops.aten._native_batch_norm_legit_no_training.default)  # _restore_batch_norm keeps it whole
     for _ in range(4):  # a decomposition may itself use an op that needs one
-        unknown = _unknown_ops(program, context)
+        unknown = _unknown_ops(program, context) | _decomposed_at_import(program)
+        unknown |= DECOMPOSED_BEFORE_IMPORT & {node.target for node in program.graph.nodes}
         decomposed = False
         for op in sorted(unknown & table.keys(), key=str):
             candidate = program.run_decompositions({op: table[op]})

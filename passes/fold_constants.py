@@ -354,6 +354,8 @@ DECLINED = {
     compute.MaxPoolIndicesOp: Declined("pooling of constants does not occur in models"),
     compute.AvgPoolNdOp: Declined("pooling of constants does not occur in models"),
     indexing.ArgsortOp: Declined("the order of equal keys is the lowering's, which numpy's sort need not reproduce"),
+    indexing.ScatterOp: Declined("which of duplicate indices wins a replace is the lowering's, which numpy need not "
+                                 "reproduce; a scatter into constants is rare (its updates are computed)"),
     rnd.RandomUniformOp: _DRAWN_WHERE_USED,
     rnd.RandomNormalOp: _DRAWN_WHERE_USED,
     rnd.RandomIntOp: _DRAWN_WHERE_USED,

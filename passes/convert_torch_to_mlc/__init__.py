@@ -42,7 +42,10 @@ from . import (  # noqa: F401 (registers patterns)
     reduction,
     resampling,
     scan,
+    scatter,
     shape,
+    unpooling,
+    views,
 )
 from .patterns import CONVERSIONS, NotConvertible, builtin_tensor_type, make_pattern, wrap_result
 from .shape import refine_slice_types

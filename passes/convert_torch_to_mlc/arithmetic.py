@@ -1,6 +1,6 @@
 """torch's remaining elementwise arithmetic -> mlc: remainders, rounding
 divisions, atan2, reversed forms (rsub, scalar ** tensor), tensor clamp
-bounds, logical and bitwise ops, and isfinite.
+bounds, logical and bitwise ops, isfinite, and nan_to_num of integers.
 
 Operands are first cast to the result's element type (torch's type promotion
 has already chosen it), so every mlc op sees one element type.
@@ -161,6 +161,16 @@ def isfinite(op):
         return _binary_compare(x, x, "eq")
     magnitude = ew.AbsOp(x, x.type).result
     return _binary_compare(magnitude, splat(math.inf, x.type.element_type), "lt")
+
+
+@converts("torch.aten.nan_to_num", makes=())
+def nan_to_num(op):
+    """Integers hold no NaN or infinity: the input itself. torch-mlir decomposes the
+    float form before mlc sees it."""
+    x = op.tensor("self_")
+    if ew.is_float(x.type.element_type):
+        raise NotConvertible("nan_to_num of floats (torch-mlir decomposes it)")
+    return x
 
 
 @converts("torch.aten.xlogy.Tensor", makes=(ew.LogOp, ew.MulOp, ew.CompareOp, ew.SelectOp), keep_whole=True)

@@ -137,10 +137,12 @@ def upsample_nearest2d_backward(op):
 
 @converts("torch.aten.native_dropout_backward", makes=(data_ops.CastOp, ew.MulOp), keep_whole=True)
 def native_dropout_backward(op):
-    """grad * (mask * scale), as torch computes it: the gradient flows where dropout kept."""
+    """grad * (mask * scale), as torch computes it: the gradient flows where dropout kept.
+    An integer gradient gives floats (the result's type), as in torch."""
     grad, mask = op.tensor("grad_output"), op.tensor("mask")
+    grad = cast_to(grad, op.result_type().element_type)
     if not is_float(grad.type.element_type):
-        raise NotConvertible("native_dropout_backward of a non-float gradient")
+        raise NotConvertible("native_dropout_backward with a non-float result")
     if list(grad.type.shape) != list(mask.type.shape):
         raise NotConvertible("native_dropout_backward with a broadcast mask")
     factor = _binary(ew.MulOp, cast_to(mask, grad.type.element_type), _constant(op.float("scale"), grad))

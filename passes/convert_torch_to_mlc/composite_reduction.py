@@ -97,28 +97,42 @@ def logsumexp(op):
 
 @converts("torch.aten.linalg_vector_norm", makes=(rd.ReduceSumOp, ew.AbsOp, ew.SqrtOp))
 def vector_norm(op):
-    """sum(|x|^p)^(1/p), with p = 1, 2, inf and -inf (max/min of |x|) and 0 (count of nonzeros) spelled out."""
     x, result_type = op.tensor("self_"), op.result_type()
     if not op.is_none("dtype"):
         x = cast_to(x, result_type.element_type)
+    value = _p_norm(x, op.float("ord"), _axes(op, 2, x.type.rank), op.bool("keepdim"))
+    return reshape(cast_to(value, result_type.element_type), result_type.shape)
+
+
+@converts("torch.aten.norm.Scalar", "torch.aten.norm.ScalarOpt_dim", makes=(rd.ReduceSumOp, ew.AbsOp, ew.SqrtOp))
+def norm(op):
+    """torch.norm's p-norm (torch.dist is norm(x - y, p)): over every dim, or over `dim`; p None is 2."""
+    x, result_type = op.tensor("self_"), op.result_type()
+    p = 2.0 if op.is_none("p") else op.float("p")
+    if op.name.endswith("ScalarOpt_dim"):
+        axes, keepdim = _axes(op, 2, x.type.rank), op.bool("keepdim")
+    else:
+        axes, keepdim = range(x.type.rank), False
+    value = _p_norm(x, p, axes, keepdim)
+    return reshape(cast_to(value, result_type.element_type), result_type.shape)
+
+
+def _p_norm(x, p, axes, keepdim):
+    """sum(|x|^p)^(1/p), with p = 1, 2, inf and -inf (max/min of |x|) and 0 (count of nonzeros) spelled out."""
     if not ew.is_float(x.type.element_type):
         raise NotConvertible("norm of an integer tensor")
-    p = op.float("ord")
-    axes, keepdim = _axes(op, 2, x.type.rank), op.bool("keepdim")
     element_type = x.type.element_type
     magnitude = _unary(ew.AbsOp, x)
     if p == math.inf or p == -math.inf:
-        value = _reduce(rd.ReduceMaxOp if p > 0 else rd.ReduceMinOp, magnitude, axes, keepdim)
-    elif p == 0:
+        return _reduce(rd.ReduceMaxOp if p > 0 else rd.ReduceMinOp, magnitude, axes, keepdim)
+    if p == 0:
         nonzero = ew.CompareOp(magnitude, splat(0.0, element_type), string("ne"),
                                tensor_type(x.type.shape, ir.IntegerType.get_signless(1))).result
-        value = _reduce(rd.ReduceSumOp, cast_to(nonzero, element_type), axes, keepdim)
-    elif p == 1:
-        value = _reduce(rd.ReduceSumOp, magnitude, axes, keepdim)
-    elif p == 2:
-        value = _unary(ew.SqrtOp, _reduce(rd.ReduceSumOp, _same_shape(ew.MulOp, x, x), axes, keepdim))
-    else:
-        powered = _same_shape(ew.PowOp, magnitude, splat(p, element_type))
-        total = _reduce(rd.ReduceSumOp, powered, axes, keepdim)
-        value = _same_shape(ew.PowOp, total, splat(1 / p, element_type))
-    return reshape(cast_to(value, result_type.element_type), result_type.shape)
+        return _reduce(rd.ReduceSumOp, cast_to(nonzero, element_type), axes, keepdim)
+    if p == 1:
+        return _reduce(rd.ReduceSumOp, magnitude, axes, keepdim)
+    if p == 2:
+        return _unary(ew.SqrtOp, _reduce(rd.ReduceSumOp, _same_shape(ew.MulOp, x, x), axes, keepdim))
+    powered = _same_shape(ew.PowOp, magnitude, splat(p, element_type))
+    total = _reduce(rd.ReduceSumOp, powered, axes, keepdim)
+    return _same_shape(ew.PowOp, total, splat(1 / p, element_type))

@@ -6,10 +6,10 @@ from torch_mlir.dialects import arith
 
 from ...dialects import data_ops, shape_ops
 from ...dialects import elementwise_ops as ew
-from ...dialects.op_base import DYNAMIC
+from ...dialects.op_base import DYNAMIC, is_float
 from ..constant_values import dtype_of, make_constant
 from ..graph import cast_to, splat
-from .patterns import NotConvertible, converts
+from .patterns import NotConvertible, converts, is_unsigned
 from .sizes import dim, index, size_value
 
 
@@ -26,7 +26,13 @@ def literal(op):
 @converts("torch.aten.to.dtype", "torch.aten._to_copy", "torch.prims.convert_element_type", "torch.aten.type_as",
           makes=data_ops.CastOp)
 def cast(op):
-    return cast_to(op.tensor(0), op.result_type().element_type)
+    """A float to unsigned integers goes through i64: torch truncates toward zero and
+    keeps the low bits (-1.5 and 255.0 are both 255 as uint8), where one
+    float-to-i8 conversion is undefined past 127."""
+    x, element_type = op.tensor(0), op.result_type().element_type
+    if is_unsigned(op.op.results[0].type) and is_float(x.type.element_type):
+        x = cast_to(x, ir.IntegerType.get_signless(64))
+    return cast_to(x, element_type)
 
 
 @converts("torch.aten.arange.start_step", "torch.aten.arange.start", "torch.aten.arange",

@@ -39,6 +39,19 @@ def softplus(op):
     return ew.SoftplusOp(op.tensor("self_"), f64(op.float("beta")), f64(op.float("threshold")), op.result_type()).result
 
 
+@converts("torch.aten.logit", makes=(ew.ClampOp, ew.SubOp, ew.DivOp, ew.LogOp))
+def logit(op):
+    """log(x / (1 - x)) in the result's type, x first clamped to [eps, 1 - eps] when eps is given."""
+    result_type = op.result_type()
+    element_type = result_type.element_type
+    x = cast_to(op.tensor("self_"), element_type)
+    if not op.is_none("eps"):
+        eps = op.float("eps")
+        x = ew.ClampOp(x, f64(eps), f64(1.0 - eps), result_type).result
+    one_minus_x = ew.SubOp(splat(1.0, element_type), x, result_type).result
+    return ew.LogOp(ew.DivOp(x, one_minus_x, result_type).result, result_type).result
+
+
 BINARY = {
     "add": ew.AddOp, "sub": ew.SubOp, "mul": ew.MulOp, "div": ew.DivOp,
     "pow": ew.PowOp, "maximum": ew.MaximumOp, "minimum": ew.MinimumOp,

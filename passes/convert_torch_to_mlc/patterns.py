@@ -180,7 +180,7 @@ def make_pattern(conversion: Conversion, failures: dict, scratch: ir.Module):
     driver from converging (`flip`, `clamp_tensor`, the size arithmetic of 63245f2)."""
 
     def pattern(op, rewriter):
-        if op.name not in SIGN_AGNOSTIC and any(_is_unsigned(v.type) for v in [*op.operands, *op.results]):
+        if op.name not in SIGN_AGNOSTIC and _reads_or_makes_unsigned(op):
             failures[op.name] = "unsigned integers: mlc's integer ops are signed"
             return True
         try:
@@ -216,12 +216,20 @@ SIGN_AGNOSTIC = {
         "eq.Scalar", "ne.Scalar", "where.self", "zeros_like", "ones_like", "full_like",
     )
 }
+# casts may make unsigned integers (not read them): data.cast gives torch's bits
+TO_UNSIGNED = {"torch.aten.to.dtype", "torch.aten._to_copy", "torch.prims.convert_element_type"}
 _UNSIGNED = re.compile(r",ui\d+>$")
 
 
-def _is_unsigned(type_: ir.Type) -> bool:
+def is_unsigned(type_: ir.Type) -> bool:
     """Whether a torch value type is a tensor of unsigned integers (`!torch.vtensor<[4],ui8>`)."""
     return _UNSIGNED.search(str(type_)) is not None
+
+
+def _reads_or_makes_unsigned(op: ir.Operation) -> bool:
+    if any(is_unsigned(v.type) for v in op.operands):
+        return True
+    return op.name not in TO_UNSIGNED and any(is_unsigned(v.type) for v in op.results)
 
 
 def _erase_all(block: ir.Block) -> None:

@@ -13,10 +13,11 @@ repeating its last position, which does not change a maximum.
 import numpy as np
 from torch_mlir import ir
 
-from ...dialects import compute_ops, reduction_ops, shape_ops
+from ...dialects import compute_ops, indexing_ops, reduction_ops, shape_ops
+from ...dialects import elementwise_ops as ew
 from ...dialects.op_base import DYNAMIC, is_float
 from ..constant_values import make_constant
-from ..graph import boolean, i64, i64_array_attr, reshape, tensor_type
+from ..graph import boolean, broadcast_binary, cast_to, i64, i64_array_attr, reshape, tensor_type
 from .patterns import NotConvertible, converts
 from .resampling import adaptive_avg_pool
 
@@ -146,13 +147,59 @@ def _window_positions(size, out):
     return np.asarray([[min(s + k, e - 1) for k in range(width)] for s, e in zip(starts, ends)], dtype=np.int64)
 
 
+def _window_table(sizes, outs):
+    """[*outs, K] flat input-plane positions of each output's window, K the product of the
+    widest windows per axis, in row-major window order."""
+    per_axis = [_window_positions(s, o) for s, o in zip(sizes, outs)]
+    strides = [int(np.prod(sizes[i + 1 :], dtype=np.int64)) for i in range(len(sizes))]
+    spatial = len(sizes)
+    table = np.zeros([1] * (2 * spatial), np.int64)
+    for i, (positions, stride) in enumerate(zip(per_axis, strides)):
+        shape = [1] * (2 * spatial)
+        shape[i], shape[spatial + i] = positions.shape
+        table = table + (positions * stride).reshape(shape)
+    return table.reshape(list(outs) + [-1])
+
+
+def _adaptive_max_pool_with_indices(x, sizes, outs, values_type, indices_type):
+    """Uneven windows with indices: the input plane flattened, each output's whole window
+    gathered from it (a [*outs, K] table of flat positions), argmax over the window (the
+    first maximum in row-major order, or the first NaN, as torch), and the index and
+    value read at that position."""
+    spatial, rank = len(sizes), x.type.rank
+    if DYNAMIC in x.type.shape:
+        raise NotConvertible("adaptive max pooling indices with uneven windows of a dynamic batch")
+    batch = list(x.type.shape[: rank - spatial])
+    plane = int(np.prod(sizes))
+    i64_type = ir.IntegerType.get_signless(64)
+    table = _window_table(sizes, outs)
+    flat = reshape(x, batch + [plane])
+    index = make_constant(table, tensor_type(list(table.shape), i64_type), "windows")
+    windows_shape = batch + list(table.shape)
+    windows = shape_ops.GatherOp(flat, index, i64(len(batch)), tensor_type(windows_shape, x.type.element_type)).result
+    last = len(windows_shape) - 1
+    picked_shape = batch + list(outs) + [1]
+    picked = indexing_ops.ArgmaxOp(windows, i64(last), boolean(True), tensor_type(picked_shape, i64_type)).result
+    values = shape_ops.TakeAlongAxisOp(windows, picked, i64(last), tensor_type(picked_shape, x.type.element_type)).result
+    # the flat position: table[outs..., picked] as table.flat[row * K + picked]
+    width = table.shape[-1]
+    rows = np.arange(int(np.prod(outs)), dtype=np.int64).reshape(list(outs) + [1]) * width
+    row_starts = make_constant(rows, tensor_type(list(rows.shape), i64_type), "window_rows")
+    at = broadcast_binary(ew.AddOp, picked, row_starts)
+    table_flat = make_constant(table.reshape(-1), tensor_type([table.size], i64_type), "windows_flat")
+    positions = shape_ops.GatherOp(table_flat, at, i64(0), tensor_type(picked_shape, i64_type)).result
+    return [reshape(values, values_type.shape), cast_to(reshape(positions, indices_type.shape), indices_type.element_type)]
+
+
 @converts("torch.aten.adaptive_max_pool1d", "torch.aten.adaptive_max_pool2d", "torch.aten.adaptive_max_pool3d",
-          makes=(shape_ops.GatherOp, reduction_ops.ReduceMaxOp, compute_ops.MaxPoolNdOp, compute_ops.MaxPoolIndicesOp),
+          makes=(shape_ops.GatherOp, reduction_ops.ReduceMaxOp, compute_ops.MaxPoolNdOp, compute_ops.MaxPoolIndicesOp,
+                 indexing_ops.ArgmaxOp, shape_ops.TakeAlongAxisOp, shape_ops.ReshapeOp, ew.AddOp),
           keep_whole=True)
 def adaptive_max_pool(op):
-    """Values: per axis, a gather of the windows and a max over them. Indices
-    (torch's flat position in the input plane), when used, need equal windows:
-    then they are mlc.max_pool_indices; uneven windows with indices decline."""
+    """Equal windows: mlc.max_pool_nd and mlc.max_pool_indices. Uneven windows:
+    without indices, per axis a gather of the windows and a max over them; with
+    indices (torch's flat position in the input plane), each whole window gathered
+    from the flattened plane and an argmax over it."""
     spatial = int(op.name[-2])
     sizes, outs = _adaptive_sizes(op, spatial)
     if all(s % o == 0 for s, o in zip(sizes, outs)):
@@ -165,7 +212,7 @@ def adaptive_max_pool(op):
         return [_unbatched(values, op, 0, added), _unbatched(indices, op, 1, added)]
     indices_type = op.result_type(1)
     if any(True for _ in op.op.results[1].uses) or DYNAMIC in indices_type.shape:
-        raise NotConvertible("adaptive max pooling indices with uneven windows")
+        return _adaptive_max_pool_with_indices(op.tensor("self_"), sizes, outs, op.result_type(0), indices_type)
     value = op.tensor("self_")
     rank = value.type.rank
     for i in reversed(range(spatial)):

@@ -4,10 +4,13 @@ concat, slice, gather and pad."""
 import math
 import re
 
+import numpy as np
 from torch_mlir import ir
 
+from ...dialects import elementwise_ops as ew
 from ...dialects import shape_ops
 from ...dialects.op_base import DYNAMIC
+from ..constant_values import make_constant
 from ..graph import f64, i64, i64_array_attr, reshape, tensor_type
 from .patterns import NotConvertible, TorchOp, converts
 from .sizes import check_size, element_count_of_dims, size_value, view_sizes
@@ -47,6 +50,16 @@ def view(op):
     if op.name == "torch.aten.unflatten.int":
         return reshape(source, shape)
     return reshape(source, shape, view_sizes(op.operand(1), source, shape))
+
+
+@converts("torch.prims.collapse", "torch.prims.split_dim", makes=shape_ops.ReshapeOp)
+def collapse_split_dim(op):
+    """torch-mlir's prims for pixel_shuffle and channel_shuffle: dims start..end
+    merged into one, or one dim split in two; reshapes to the result type."""
+    shape = op.result_type().shape
+    if DYNAMIC in shape:
+        raise NotConvertible(f"{op.name.removeprefix('torch.')} with dynamic sizes")
+    return reshape(op.tensor("a"), shape)
 
 
 @converts("torch.aten.contiguous", "torch.aten.clone", "torch.aten.detach", "torch.aten.alias", makes=())
@@ -143,6 +156,35 @@ def slice_(op):
                  for d in range(input_type.rank) if limits[d] == DYNAMIC]
     return shape_ops.SliceOp(op.tensor("self_"), given, i64_array_attr(starts), i64_array_attr(limits), i64_array_attr(strides),
                              op.result_type()).result
+
+
+@converts("torch.aten.slice_scatter", makes=(shape_ops.GatherOp, ew.SelectOp))
+def slice_scatter(op):
+    """self with self[..., start:end:step, ...] replaced by src (the slice's length
+    is src's, from start): src gathered along dim at the constant positions
+    (p - start) / step, and a select of the constant mask of the slice's positions
+    between it and self."""
+    x, src = op.tensor("self_"), op.tensor("src")
+    if DYNAMIC in x.type.shape or DYNAMIC in src.type.shape:
+        raise NotConvertible("slice_scatter with dynamic sizes")
+    rank = x.type.rank
+    dim = op.int("dim") % rank
+    size = x.type.shape[dim]
+    start = None if op.is_none("start") else op.int("start")
+    lo, _, step = _slice_bounds(size, start, None, op.int("step"))
+    count = src.type.shape[dim]  # not `end`: select_scatter's decomposition gives index -1 the end 0
+    if count == 0:
+        return x
+    if step <= 0 or lo + (count - 1) * step >= size:
+        raise NotConvertible("slice_scatter whose src does not fit the slice")
+    taken = np.zeros(size, dtype=bool)
+    taken[lo : lo + count * step : step] = True
+    positions = np.where(taken, (np.arange(size) - lo) // step, 0)
+    indices = make_constant(positions, tensor_type([size], ir.IntegerType.get_signless(64)), "slice_scatter")
+    spread = shape_ops.GatherOp(src, indices, i64(dim), x.type).result
+    mask_shape = [size if d == dim else 1 for d in range(rank)]
+    mask = make_constant(taken.reshape(mask_shape), tensor_type(mask_shape, ir.IntegerType.get_signless(1)), "mask")
+    return ew.SelectOp(mask, spread, x, x.type).result
 
 
 def refine_slice_types(module: ir.Operation) -> None:
@@ -280,3 +322,38 @@ def constant_pad(op):
         low[rank - 1 - i], high[rank - 1 - i] = pads[2 * i], pads[2 * i + 1]
     value = 0.0 if op.is_none("value") else op.float("value")
     return shape_ops.PadOp(op.tensor("self_"), i64_array_attr(low), i64_array_attr(high), f64(value), op.result_type()).result
+
+
+def _reflected(positions: np.ndarray, size: int) -> np.ndarray:
+    positions = np.abs(positions)
+    return np.where(positions >= size, 2 * (size - 1) - positions, positions)
+
+
+_EDGE_POSITIONS = {"reflection": _reflected, "replication": lambda positions, size: np.clip(positions, 0, size - 1)}
+
+
+@converts("torch.aten.reflection_pad1d", "torch.aten.reflection_pad2d", "torch.aten.reflection_pad3d",
+          "torch.aten.replication_pad1d", "torch.aten.replication_pad2d", "torch.aten.replication_pad3d",
+          makes=shape_ops.GatherOp)
+def edge_pad(op):
+    """One gather per padded dim (torch lists pads from the last dim backwards) at
+    the constant positions -left .. size + right, reflected at the edges or clamped
+    to them."""
+    x = op.tensor("self_")
+    pads = op.ints("padding")
+    kind = op.name.split(".")[2].split("_")[0]
+    for i in range(len(pads) // 2):
+        dim = x.type.rank - 1 - i
+        size, left, right = x.type.shape[dim], pads[2 * i], pads[2 * i + 1]
+        if size == DYNAMIC:
+            raise NotConvertible(f"{kind} padding of a dynamic dimension")
+        if size == 0 or (kind == "reflection" and max(left, right) >= size):
+            raise NotConvertible(f"{kind} padding as wide as the dimension")
+        if left == right == 0:
+            continue
+        positions = _EDGE_POSITIONS[kind](np.arange(-left, size + right), size)
+        shape = list(x.type.shape)
+        shape[dim] = len(positions)
+        indices = make_constant(positions, tensor_type([len(positions)], ir.IntegerType.get_signless(64)), f"{kind}_pad")
+        x = shape_ops.GatherOp(x, indices, i64(dim), tensor_type(shape, x.type.element_type)).result
+    return x

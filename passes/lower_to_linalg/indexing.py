@@ -1,4 +1,5 @@
-"""argmax/argmin and argsort -> `linalg.generic`s that carry indices.
+"""argmax/argmin and argsort -> `linalg.generic`s that carry indices; scatter ->
+`tm_tensor.scatter`.
 
 argmax/argmin: one reduction over `axis` with two accumulators, the best value
 and its index; the choice (larger, or equal with a smaller index; NaN wins) does
@@ -8,14 +9,34 @@ argsort: two generics, each quadratic in the sorted length. The first counts,
 for every element, the elements that sort before it (its rank); the second
 writes, at each rank, the index of the element that has it. Equal elements
 sort by index (stable), and NaN sorts above every number, as in torch.
+
+scatter: one `tm_tensor.scatter` (torch-mlir's TMTensor dialect, which IREE
+takes, as from torch-mlir's own lowering of scatter ops), whose region combines
+an update with the element already there. Slice updates (positions in fewer
+dims than the input has) become element updates first: IREE converts only those.
 """
 
 from torch_mlir import ir
 from torch_mlir.dialects import arith, linalg
 
 from ...dialects import indexing_ops as indexing
-from ...dialects.op_base import bool_attr, int_attr, is_float, normalize_axis
-from .builders import PARALLEL, REDUCTION, constant, dims_map, expand, filled, identity, sizes
+from ...dialects.op_base import DYNAMIC, bool_attr, int_attr, is_float, normalize_axis, string_choice
+from .builders import (
+    PARALLEL,
+    REDUCTION,
+    Unsupported,
+    collapse,
+    constant,
+    dims_map,
+    empty,
+    expand,
+    filled,
+    generic,
+    identity,
+    index,
+    pad,
+    sizes,
+)
 from .reduction import keepdim_groups
 
 
@@ -129,8 +150,80 @@ def _lower_argsort(op):
     return _positions_by_rank(ranks, axis, index_type)
 
 
+# --- scatter ---------------------------------------------------------------------------
+
+_FLOAT_COMBINES = {"add": arith.addf, "mul": arith.mulf, "max": arith.maximumf, "min": arith.minimumf}
+_INTEGER_COMBINES = {"add": arith.addi, "mul": arith.muli, "max": arith.maxsi, "min": arith.minsi}
+_BOOLEAN_COMBINES = {"add": arith.ori, "mul": arith.andi, "max": arith.ori, "min": arith.andi}
+
+
+def _combined(combine: str, update, original):
+    if combine == "replace":
+        return update
+    element_type = update.type
+    if is_float(element_type):
+        return _FLOAT_COMBINES[combine](update, original)
+    table = _BOOLEAN_COMBINES if ir.IntegerType(element_type).width == 1 else _INTEGER_COMBINES
+    return table[combine](update, original)
+
+
+def _element_positions(indices, updates, rank: int):
+    """Slice updates ([N, K] positions, [N] + T updates) as element updates: [N*M, rank]
+    positions, where a row's first K coordinates are its slice's and the rest walk
+    T, and [N*M] updates (IREE converts tm_tensor.scatter only when K is the rank)."""
+    depth = indices.type.shape[1]
+    trailing = list(updates.type.shape[1:])
+    if DYNAMIC in trailing or indices.type.shape[0] == DYNAMIC:
+        raise Unsupported("a scatter of slices with dynamic sizes")
+    index_type = indices.type.element_type
+    loops = 1 + len(trailing) + 1  # (n, t..., c)
+    padded = pad(indices, [0, 0], [0, rank - depth], 0)
+    init = empty([indices.type.shape[0]] + trailing + [rank], index_type)
+
+    def body(position, _):
+        coordinate = linalg.IndexOp(loops - 1).result
+        walked = constant(index_type, 0)
+        for j in range(len(trailing)):
+            here = arith.cmpi(arith.CmpIPredicate.eq, coordinate, index(depth + j))
+            walked = arith.select(here, _index(1 + j, index_type), walked)
+        return arith.addi(position, walked)
+
+    maps = [dims_map(loops, [0, loops - 1]), identity(loops)]
+    positions = generic([padded], init, maps, [PARALLEL] * loops, body)
+    flat_positions = collapse(positions, [list(range(loops - 1)), [loops - 1]])
+    return flat_positions, collapse(updates, [list(range(updates.type.rank))])
+
+
+def _lower_scatter(op):
+    indices, updates = op.indices, op.updates
+    if ir.IntegerType(indices.type.element_type).width not in (32, 64):
+        raise Unsupported(f"tm_tensor.scatter takes i32 or i64 indices, got {indices.type}")
+    rank = op.input.type.rank
+    if indices.type.shape[1] < rank:
+        indices, updates = _element_positions(indices, updates, rank)
+    depth = indices.type.shape[1]
+    element_type = op.input.type.element_type
+    scatter = ir.Operation.create(
+        "tm_tensor.scatter",
+        results=[op.result.type],
+        operands=[updates, indices, op.input],
+        attributes={
+            "dimension_map": ir.DenseI64ArrayAttr.get(list(range(depth))),
+            "operandSegmentSizes": ir.DenseI32ArrayAttr.get([2, 1]),
+            "unique_indices": ir.BoolAttr.get(False),
+        },
+        regions=1,
+    )
+    block = scatter.regions[0].blocks.append(element_type, element_type)
+    with ir.InsertionPoint(block):
+        combined = _combined(string_choice(op, "combine", indexing.SCATTER_COMBINES), *block.arguments)
+        ir.Operation.create("tm_tensor.yield", operands=[combined])
+    return scatter.result
+
+
 LOWERINGS = {
     indexing.ArgmaxOp: _lower_arg_reduction,
     indexing.ArgminOp: _lower_arg_reduction,
     indexing.ArgsortOp: _lower_argsort,
+    indexing.ScatterOp: _lower_scatter,
 }

@@ -16,7 +16,6 @@ pytestmark = pytest.mark.models
 
 # torch ops each model leaves to torch-mlir's lowering, and why mlc does not convert them.
 FALLBACK = {
-    "swin_t": {"torch.aten.slice_scatter"},  # the shifted windows' padding
     "gpt_neo": {"torch.vtensor.literal", "torch.aten.to.dtype"},  # a uint8 mask buffer: mlc's integers are signed
 }
 # Grouped convolutions in NHWC need stack frames over IREE's 32 KB limit (driver/compile.py).

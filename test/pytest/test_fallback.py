@@ -2,9 +2,9 @@
 inside the same module; the model compiles, runs on IREE and matches eager.
 
 The model puts mlc's convolution, BatchNorm and ReLU (fused at O2) around
-`logit` and `linalg.det` of a 9x9 matrix, which mlc has no conversion for (its
-LU is unrolled up to 8x8; should mlc gain one, pick another op for this test: the
-first test says which). Not `grid_sample`: torch-mlir's lowering of it is wrong
+`max_pool2d_with_indices_backward` and `linalg.det` of a 9x9 matrix, which mlc has no
+conversion for (its LU is unrolled up to 8x8; should mlc gain one, pick another op for
+this test: the first test says which; `logit` was the other until mlc converted it). Not `grid_sample`: torch-mlir's lowering of it is wrong
 outside the grid's [-1, 1], and the fallback refuses it (KNOWN_WRONG).
 """
 
@@ -17,7 +17,7 @@ import torch
 import mlc
 
 
-class LogitDet(torch.nn.Module):
+class SpreadDet(torch.nn.Module):
     def __init__(self):
         super().__init__()
         self.conv = torch.nn.Conv2d(3, 4, 3, padding=1)
@@ -25,8 +25,11 @@ class LogitDet(torch.nn.Module):
 
     def forward(self, x):
         y = torch.relu(self.norm(self.conv(x)))
-        squashed = torch.logit(torch.sigmoid(y - 0.3) * 0.5 + 0.26)           # line LOGIT
-        det = torch.linalg.det(squashed[0, 0])                                   # line DET
+        pooled, indices = torch.nn.functional.max_pool2d(y, 3, return_indices=True)
+        window = ([3, 3], [3, 3], [0, 0], [1, 1], False)  # kernel, stride, padding, dilation, ceil_mode
+        spread = torch.ops.aten.max_pool2d_with_indices_backward(pooled, y, *window, indices)  # line SPREAD
+        squashed = torch.sigmoid(spread - 0.3) * 0.5 + 0.26
+        det = torch.linalg.det(squashed[0, 0] + x[0, 0])                        # line DET
         return torch.relu(squashed) * 2.0 + det
 
 
@@ -54,7 +57,7 @@ def _listed(message: str, op: str, cls, marker: str) -> bool:
 
 def _model():
     torch.manual_seed(0)
-    model = LogitDet().eval()
+    model = SpreadDet().eval()
     with torch.no_grad():
         model.norm.running_mean.uniform_(-0.5, 0.5)
         model.norm.running_var.uniform_(0.5, 2.0)
@@ -66,8 +69,8 @@ def test_without_fallback_every_missing_op_is_listed():
         mlc.compile(_model(), (torch.randn(2, 3, 9, 9),), allow_fallback=False)
     message = str(error.value)
     assert "2 torch op(s) of 2 kind(s) have no conversion to mlc:" in message
-    assert _listed(message, "torch.aten.logit", LogitDet, "LOGIT")
-    assert _listed(message, "torch.aten.linalg_det", LogitDet, "DET")
+    assert _listed(message, "torch.aten.max_pool2d_with_indices_backward", SpreadDet, "SPREAD")
+    assert _listed(message, "torch.aten.linalg_det", SpreadDet, "DET")
     assert "--no-fallback" in message
 
 
@@ -80,7 +83,7 @@ def test_with_fallback_compiles_runs_and_matches_eager(opt_level):
     with torch.no_grad():
         expected = model(x)
     torch.testing.assert_close(compiled(x), expected, rtol=1e-4, atol=1e-5)
-    assert compiled.report["fallback"] == {"torch.aten.logit": 1, "torch.aten.linalg_det": 1}
+    assert compiled.report["fallback"] == {"torch.aten.max_pool2d_with_indices_backward": 1, "torch.aten.linalg_det": 1}
     mlc_ir = compiled.ir("mlc")
     converted = '"mlc.conv2d"' if opt_level == 0 else '"mlc.matmul"'  # O2: 162 pixels, im2col + matmul
     assert converted in mlc_ir and "linalg.generic" in mlc_ir and "torch.aten" not in mlc_ir

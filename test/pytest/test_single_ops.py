@@ -362,6 +362,7 @@ case("adaptive_avg_pool1d_uneven", lambda x: F.adaptive_avg_pool1d(x, 5), floats
 case("adaptive_avg_pool1d_divides", lambda x: F.adaptive_avg_pool1d(x, 4), floats(2, 3, 12))
 case("adaptive_avg_pool3d_uneven", lambda x: F.adaptive_avg_pool3d(x, (5, 7, 4)), floats(1, 2, 8, 8, 8))
 case("adaptive_max_pool1d_uneven", lambda x: F.adaptive_max_pool1d(x, 3), floats(3, 4, 4))
+case("adaptive_max_pool1d_uneven_indices", lambda x: F.adaptive_max_pool1d(x, 3, return_indices=True), floats(3, 4, 4))
 case("adaptive_max_pool2d_indices", lambda x: F.adaptive_max_pool2d(x, 2, return_indices=True), floats(1, 4, 4, 4))
 case("adaptive_max_pool2d_uneven", lambda x: F.adaptive_max_pool2d(x, (4, 3)), IMAGE)
 case("adaptive_max_pool3d_uneven", lambda x: F.adaptive_max_pool3d(x, (2, 3, 3)), floats(1, 4, 4, 3, 5))
@@ -485,6 +486,16 @@ case("rand_like_floor", lambda x: x + torch.rand_like(x).floor(), floats(3, 4)) 
 case("bernoulli_certain", lambda x: torch.bernoulli((x > 0).float()), floats(3, 4))  # p of 0 and 1 only
 case("randint_one_value", lambda x: x + torch.randint(3, 4, (3, 4)), ints(3, 4))
 case("native_dropout_backward", lambda g, m: torch.ops.aten.native_dropout_backward(g, m, 1 / 0.7), floats(3, 4), bools(3, 4))
+case("native_dropout_backward_integer_gradient", lambda g, m: torch.ops.aten.native_dropout_backward(g, m, 1.5),
+     ints(3, 4), bools(3, 4))
+case("nan_to_num_integers", lambda x: torch.nan_to_num(x), ints(3, 4))
+# taken with PyTorch's decompositions at import (driver/torch_import.py, DECOMPOSED_AT_IMPORT)
+case("einsum_contract_and_sum", lambda a, b: torch.einsum("bij,bjk->bk", a, b), floats(2, 3, 4), floats(2, 4, 5))
+case("binary_cross_entropy", lambda p, t: F.binary_cross_entropy(p, t), floats(4, 5, low=0.05, high=0.95),
+     floats(4, 5, low=0.0, high=1.0))
+case("cosine_embedding_loss", lambda a, b, y: F.cosine_embedding_loss(a, b, y), floats(4, 6), floats(4, 6),
+     lambda: torch.tensor([1.0, -1.0, 1.0, -1.0]))
+case("poisson_nll_loss", lambda x, t: F.poisson_nll_loss(x, t), floats(4, 5), floats(4, 5, low=0.0, high=3.0))
 
 # --- losses: nll_loss, its backward, cross_entropy -------------------------------------------------
 
@@ -526,12 +537,9 @@ case("logdet_positive_definite", lambda a: torch.logdet(a @ a.mT + torch.eye(4))
 # --- unsupported: each must fail with the UserError that names the op or torch-mlir's reason ---------
 
 UNSUPPORTED = [
-    # torch-mlir's decompositions leave an always-failing assertion for these sizes
-    Case("adaptive_max_pool1d_uneven_indices", lambda x: F.adaptive_max_pool1d(x, 3, return_indices=True), floats(3, 4, 4)),
     Case("special_zeta", lambda x: torch.special.zeta(x, 2.0), floats(3, low=1.5, high=3)),
 ]
 UNSUPPORTED_MESSAGES = {
-    "adaptive_max_pool1d_uneven_indices": r"torch\.aten\.adaptive_max_pool1d +x1 +at .*\[adaptive max pooling indices with uneven windows\]",
     "special_zeta": r"are unknown to torch-mlir \(neither mlc nor its fallback can take them\):\n +torch\.aten\.special_zeta",
 }
 

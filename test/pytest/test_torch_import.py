@@ -122,6 +122,29 @@ def test_op_unknown_to_torch_mlir_matches_eager():
     _check(mlc.compile(model, (x,)), model, x)
 
 
+class ViewCopies(torch.nn.Module):
+    """Out-of-place copies of views, as functionalized programs and users write them."""
+
+    def forward(self, x):
+        y = torch.ops.aten.transpose_copy(x, 0, 1)
+        z = torch.ops.aten.unsqueeze_copy(torch.ops.aten.alias_copy(y), 0)
+        return torch.ops.aten.expand_copy(z, [2, 7, 3]) + torch.ops.aten.diagonal_copy(x[:, :3])[None, None, :]
+
+
+def test_copies_of_views_become_the_views():
+    _, module = import_model(ViewCopies(), (torch.randn(3, 7),))
+    torch_ir = str(module)
+    assert "_copy" not in torch_ir
+    assert "torch.aten.transpose.int" in torch_ir and "torch.aten.diagonal" in torch_ir
+
+
+@pytest.mark.slow
+def test_copies_of_views_compile_strictly_and_match_eager():
+    model = ViewCopies()
+    x = torch.randn(3, 7)
+    _check(mlc.compile(model, (x,), allow_fallback=False), model, x)
+
+
 @pytest.mark.slow
 def test_in_place_ops_and_batch_norm_at_a_dynamic_batch():
     """One executable, run at several batch sizes; the report names the symbolic size."""

@@ -124,3 +124,16 @@ func.func @clamp_tensor(%arg0: !torch.vtensor<[3,4],f32>, %arg1: !torch.vtensor<
   %0 = torch.aten.clamp.Tensor %arg0, %arg1, %arg2 : !torch.vtensor<[3,4],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[3,1],f32> -> !torch.vtensor<[3,4],f32>
   return %0 : !torch.vtensor<[3,4],f32>
 }
+
+// -----
+
+/// nan_to_num of integers is the input: integers hold no NaN or infinity.
+
+// CHECK-LABEL: func.func @nan_to_num_integers
+// CHECK-SAME: (%[[X:.*]]: tensor<3xi64>)
+// CHECK-NEXT: return %[[X]]
+func.func @nan_to_num_integers(%arg0: !torch.vtensor<[3],si64>) -> !torch.vtensor<[3],si64> {
+  %none = torch.constant.none
+  %0 = torch.aten.nan_to_num %arg0, %none, %none, %none : !torch.vtensor<[3],si64>, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[3],si64>
+  return %0 : !torch.vtensor<[3],si64>
+}

@@ -2,14 +2,14 @@
 
 /// negative: a reversed range, a negative std and a bound known only at run time
 /// stay torch ops, each with its reason (the size randint reads stays with it); so does
-/// dropout's gradient of integers (torch's is float).
+/// dropout's gradient with a mask broadcast to it.
 
 // CHECK: error: 5 torch op(s) of 5 kind(s) have no conversion to mlc:
-// CHECK-DAG: torch.aten.native_dropout_backward  x1  at {{.*}}[native_dropout_backward of a non-float gradient]
+// CHECK-DAG: torch.aten.native_dropout_backward  x1  at {{.*}}[native_dropout_backward with a broadcast mask]
 // CHECK-DAG: torch.aten.normal_functional  x1  at {{.*}}[normal_ with a negative std (-1.0)]
 // CHECK-DAG: torch.aten.randint            x1  at {{.*}}[operand 'high' must be a constant (torch.constant.int)]
 // CHECK-DAG: torch.aten.uniform            x1  at {{.*}}[uniform_ of an empty range [5.0, 2.0)]
-func.func @negative_random(%arg0: !torch.vtensor<[?,4],f32>, %grad: !torch.vtensor<[5],si64>, %mask: !torch.vtensor<[5],i1>) -> (!torch.vtensor<[?,4],f32>, !torch.vtensor<[?,4],f32>, !torch.vtensor<[5],si64>, !torch.vtensor<[5],f32>) {
+func.func @negative_random(%arg0: !torch.vtensor<[?,4],f32>, %grad: !torch.vtensor<[5],f32>, %mask: !torch.vtensor<[1],i1>) -> (!torch.vtensor<[?,4],f32>, !torch.vtensor<[?,4],f32>, !torch.vtensor<[5],si64>, !torch.vtensor<[5],f32>) {
   %none = torch.constant.none
   %false = torch.constant.bool false
   %int0 = torch.constant.int 0
@@ -24,6 +24,6 @@ func.func @negative_random(%arg0: !torch.vtensor<[?,4],f32>, %grad: !torch.vtens
   %n = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[?,4],f32>, !torch.int -> !torch.int
   %five = torch.prim.ListConstruct %int5 : (!torch.int) -> !torch.list<int>
   %2 = torch.aten.randint %n, %five, %int4, %none, %cpu, %false : !torch.int, !torch.list<int>, !torch.int, !torch.none, !torch.Device, !torch.bool -> !torch.vtensor<[5],si64>
-  %3 = torch.aten.native_dropout_backward %grad, %mask, %float2 : !torch.vtensor<[5],si64>, !torch.vtensor<[5],i1>, !torch.float -> !torch.vtensor<[5],f32>
+  %3 = torch.aten.native_dropout_backward %grad, %mask, %float2 : !torch.vtensor<[5],f32>, !torch.vtensor<[1],i1>, !torch.float -> !torch.vtensor<[5],f32>
   return %0, %1, %2, %3 : !torch.vtensor<[?,4],f32>, !torch.vtensor<[?,4],f32>, !torch.vtensor<[5],si64>, !torch.vtensor<[5],f32>
 }
