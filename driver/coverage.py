@@ -255,8 +255,13 @@ def _check_signature(text: str, context: ir.Context) -> _Signature:
         lowered = _run(text, context, [("torch to mlc with fallback", torch_to_mlc(True))])
         signature.fallback, signature.linalg = Verdict(True), str(lowered)
     except UserError as error:
-        unknown = "no lowering in torch-mlir" in str(error)
-        signature.fallback = Verdict(False, "torch-mlir has no lowering for it either" if unknown else _reason(error))
+        if "no lowering in torch-mlir" in str(error):
+            signature.fallback = Verdict(False, "torch-mlir has no lowering for it either")
+        elif "lowering of them is known wrong" in str(error):  # KNOWN_WRONG: the reason is in the op's line
+            reason = re.search(r"\[(.*)\]\s*$", (str(error).splitlines() + [""])[1])
+            signature.fallback = Verdict(False, f"refused, known wrong: {reason.group(1) if reason else _reason(error)}")
+        else:
+            signature.fallback = Verdict(False, _reason(error))
     return signature
 
 

@@ -9,6 +9,11 @@ comparisons in float32, as torch's `area_pixel_compute_source_index` computes th
 randint_like and normal with tensor or float arguments: `randint` of the input's shape,
 and `mean + std * randn` (`normal_functional` of the given size for two floats); mlc
 converts `randint`, `randn` and `normal_functional` (passes/convert_torch_to_mlc/random.py).
+
+cummax and cummin: position i's value is the extreme of the [n, n] table of x[j] for
+j <= i (the rest filled with the extreme's identity), and its index the last j <= i
+that holds it, as torch's kernels update on ties; a NaN wins and stays, its index the
+last NaN's. Quadratic in the scanned length, which suits the short scans models hold.
 """
 
 import torch
@@ -77,7 +82,36 @@ def normal_float_float(mean, std, size, *, generator=None, dtype=None, layout=No
     return aten.normal_functional.default(empty, mean, std)
 
 
+def _cumulative_extreme(x, dim, larger: bool):
+    if x.dim() == 0:
+        return x.clone(), torch.zeros((), dtype=torch.int64, device=x.device)
+    scanned = x.movedim(dim, -1)
+    n = scanned.shape[-1]
+    positions = torch.arange(n, device=x.device)
+    earlier = positions[None, :] <= positions[:, None]  # [i, j]: j <= i
+    rows = scanned.unsqueeze(-2).expand(*scanned.shape[:-1], n, n)  # [..., i, j] = x[j]
+    if x.dtype.is_floating_point:
+        identity = -torch.inf if larger else torch.inf
+    else:
+        identity = torch.iinfo(x.dtype).min if larger else torch.iinfo(x.dtype).max
+    table = torch.where(earlier, rows, torch.full((), identity, dtype=x.dtype, device=x.device))
+    values = table.amax(-1) if larger else table.amin(-1)
+    holds = (rows == values.unsqueeze(-1)) | (torch.isnan(rows) & torch.isnan(values).unsqueeze(-1))
+    indices = torch.where(earlier & holds, positions, -1).amax(-1)
+    return values.movedim(-1, dim), indices.movedim(-1, dim)
+
+
+def cummax(x, dim):
+    return _cumulative_extreme(x, dim, larger=True)
+
+
+def cummin(x, dim):
+    return _cumulative_extreme(x, dim, larger=False)
+
+
 DECOMPOSITIONS = {
+    aten.cummax.default: cummax,
+    aten.cummin.default: cummin,
     aten.upsample_bilinear2d_backward.default: upsample_bilinear2d_backward,
     aten.randint_like.default: randint_like,
     aten.randint_like.low_dtype: randint_like_low,

@@ -34,6 +34,9 @@ TORCH_MLIR_LOWERING = [
 KNOWN_WRONG = {
     "torch.aten.embedding_bag.padding_idx":
         "torch-mlir's lowering ignores per_sample_weights (OpInfo's sample gets plain sums)",
+    "torch.aten.linalg_det":
+        "torch-mlir's lowering (elimination without pivoting in an scf.for) gives wrong determinants of computed "
+        "matrices under IREE (det(tanh(linear(x))) of 9x9: 0.049 off at magnitude 0.047)",
     "torch.aten.grid_sampler":
         "torch-mlir's lowering is wrong where the grid leaves [-1, 1] (zeros padding gave 2.28 off)",
     "torch.aten.max_unpool2d":

@@ -3,8 +3,8 @@
 import torch
 
 
-class Det(torch.nn.Module):
-    """mlc converts linear and tanh; torch-mlir lowers linalg_det of 9x9 (mlc unrolls LU up to 8x8)."""
+class Polar(torch.nn.Module):
+    """mlc converts linear and tanh; torch-mlir lowers polar and view_as_real (mlc has no complex tensors)."""
 
     def __init__(self):
         super().__init__()
@@ -13,10 +13,10 @@ class Det(torch.nn.Module):
 
     def forward(self, x):
         y = torch.tanh(self.linear(x))
-        return y * torch.linalg.det(y)
+        return torch.view_as_real(torch.polar(y, x)).sum(-1) * y
 
 
-class Mixed(Det):
+class Mixed(Polar):
     """Also kthvalue (torch-mlir lowers it to tm_tensor.topk, which IREE's CPU
     backend rejects) and erfinv (neither mlc nor torch-mlir lowers it)."""
 
@@ -37,3 +37,11 @@ class Bessel(torch.nn.Module):
 
     def forward(self, x):
         return torch.special.bessel_j0(x) + torch.relu(x)
+
+
+class BigDet(torch.nn.Module):
+    """linalg_det of 33x33: larger than mlc's LU (up to 32x32), and the fallback refuses it
+    (torch-mlir's lowering of it is known wrong)."""
+
+    def forward(self, x):
+        return torch.linalg.det(torch.tanh(x))

@@ -67,21 +67,23 @@ def test_unsupported_ops_are_all_reported_with_source_lines():
     assert "test_api_errors.py:17" in message  # the model's own source line
 
 
-class ZetaAndDet(torch.nn.Module):
+class ZetaAndPolar(torch.nn.Module):
     def forward(self, x):
-        return torch.special.zeta(x, x) + torch.linalg.det(torch.stack([x] * 9))  # 9x9: mlc declines it
+        return torch.special.zeta(x, x) + torch.view_as_real(torch.polar(x, x)).sum(-1)  # mlc has no complex tensors
 
 
 def test_unknown_and_unconvertible_ops_are_reported_in_one_round():
-    """zeta is unknown to torch-mlir (the import stops there); det of 9x9 has no conversion
-    to mlc. Both are in the first error, not one after the other."""
+    """zeta is unknown to torch-mlir (the import stops there); polar and view_as_real
+    have no conversion to mlc. All are in the first error, not one after the other."""
     with pytest.raises(mlc.UserError) as error:
-        mlc.compile(ZetaAndDet(), (torch.rand(9) + 1.5,), allow_fallback=False)
+        mlc.compile(ZetaAndPolar(), (torch.rand(9) + 1.5,), allow_fallback=False)
     message = str(error.value)
     assert "1 torch op(s) of 1 kind(s) are unknown to torch-mlir" in message
     assert "torch.aten.special_zeta  x1  at" in message
-    assert "have no conversion to mlc:\n  torch.aten.linalg_det  x1  at" in message
-    compiled = mlc.compile(torch.nn.ReLU(), (torch.randn(2),))  # with the fallback, det would have been taken
+    assert "2 torch op(s) of 2 kind(s) have no conversion to mlc:\n  torch.aten.polar         x1  at " in message
+    assert "test_api_errors.py:72\n  torch.aten.view_as_real  x1  at " in message  # polar at its line, then view_as_real
+    assert message.split("torch.aten.view_as_real  x1  at ")[1].split("\n")[0].endswith("test_api_errors.py:72")
+    compiled = mlc.compile(torch.nn.ReLU(), (torch.randn(2),))  # with the fallback, polar would have been taken
     assert compiled is not None
 
 

@@ -6,19 +6,11 @@ integers, dtypes and shapes match exactly.
 
 import pytest
 import torch
+from op_module import Apply
 
 import mlc
 
 RTOL, ATOL = 1e-4, 1e-5
-
-
-class Apply(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *args):
-        return self.fn(*args)
 
 
 def check(fn, *inputs, rtol=RTOL, atol=ATOL):
@@ -116,3 +108,19 @@ def test_quantile():
 
 def test_broadcast_tensors_of_mixed_dtypes():
     check(lambda a, b: torch.broadcast_tensors(a, b), torch.randn(3, 1), torch.tensor([True, False]))
+
+
+@pytest.mark.parametrize("fn", [torch.cummax, torch.cummin], ids=["cummax", "cummin"])
+@pytest.mark.parametrize("dim", [1, 0])
+def test_cumulative_extremes_with_ties_and_nan(fn, dim):
+    """Unknown to torch-mlir, decomposed by mlc (driver/decompositions.py): the index on a
+    tie is the later position, and a NaN wins and stays, with the last NaN's index."""
+    nan = float("nan")
+    x = torch.tensor([[1.0, 3.0, 3.0, 2.0, nan, 5.0, nan, 0.0], [2.0, 2.0, 1.0, 1.0, -1.0, 7.0, 7.0, -9.0]])
+    check(lambda x: fn(x, dim), x)
+
+
+@pytest.mark.parametrize("fn", [torch.cummax, torch.cummin], ids=["cummax", "cummin"])
+def test_cumulative_extremes_of_integers_and_a_scalar(fn):
+    check(lambda x, s: (fn(x, -2), fn(s, 0)), torch.randint(-3, 3, (3, 5), generator=torch.Generator().manual_seed(5)),
+          torch.tensor(2.5))

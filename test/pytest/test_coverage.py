@@ -18,6 +18,7 @@ sys.path.insert(0, str(INPUTS))
 import fallback_models  # noqa: E402
 
 MIXED_LINE = "fallback_models.py:25"  # the line of Mixed.forward calling kthvalue and erfinv
+POLAR_LINE = "fallback_models.py:24"  # the line of Mixed.forward calling Polar.forward (polar, view_as_real)
 
 
 @pytest.fixture(scope="module")
@@ -36,11 +37,25 @@ def test_converted_op_lowers_and_compiles_everywhere(report):
 
 
 @pytest.mark.slow
-def test_unconverted_op_compiles_through_the_fallback(report):
-    det = report.row("torch.aten.linalg_det")
-    assert not det.converts.ok and det.converts.detail.startswith("determinant of a 9x9 matrix: mlc unrolls LU up to 8x8 (at ")
-    assert det.fallback.ok and det.via_fallback and det.lowers is None
-    assert det.targets["llvm-cpu"].ok and det.targets["vulkan-spirv"].ok
+@pytest.mark.parametrize("op", ["torch.aten.polar", "torch.aten.view_as_real"])
+def test_unconverted_op_compiles_through_the_fallback(report, op):
+    row = report.row(op)
+    assert not row.converts.ok and row.converts.detail == f"no conversion to mlc (at {row.sources[0]})"
+    assert row.sources[0].endswith(POLAR_LINE)
+    assert row.fallback.ok and row.via_fallback and row.lowers is None
+    assert row.targets["llvm-cpu"].ok and row.targets["vulkan-spirv"].ok and row.targets["cuda"].ok
+    mlir_cpu = row.targets["mlir-cpu"]  # its JIT takes no complex tensors, which these pass between them
+    assert not mlir_cpu.ok and "complex<f32>" in mlir_cpu.detail
+
+
+def test_a_refused_fallback_gives_the_reason():
+    """A 33x33 determinant: mlc's LU stops at 32x32, and the fallback refuses it
+    (torch-mlir's lowering is known wrong); both reasons are in the row."""
+    det = mlc.coverage(fallback_models.BigDet(), (torch.randn(33, 33),), targets=["llvm-cpu"]).row("torch.aten.linalg_det")
+    assert not det.converts.ok and det.converts.detail.startswith("determinant of a 33x33 matrix: mlc unrolls LU up to 32x32 (at ")
+    assert not det.fallback.ok and det.targets["llvm-cpu"].detail.startswith("not compiled: neither mlc nor torch-mlir lowers it")
+    assert det.fallback.detail.startswith("refused, known wrong: torch-mlir's lowering (elimination without pivoting")
+    assert det.failures()[1].startswith("torch.aten.linalg_det fallback to torch-mlir: refused, known wrong: ")
 
 
 @pytest.mark.slow
@@ -69,8 +84,9 @@ def test_table_and_json(report):
     table = str(report)
     assert table.splitlines()[0].split() == ["torch", "op", "count", "converts", "to", "mlc", "lowers",
                                              "llvm-cpu", "vulkan-spirv", "cuda", "mlir-cpu", "fallback"]
-    det_row = next(line for line in table.splitlines() if line.startswith("torch.aten.linalg_det"))
-    assert det_row.split()[1:] == ["1", "no", "-", "yes*", "yes*", "yes*", "no", "yes"]
+    for op in ("torch.aten.polar", "torch.aten.view_as_real"):
+        row = next(line for line in table.splitlines() if line.startswith(op + " "))
+        assert row.split()[1:] == ["1", "no", "-", "yes*", "yes*", "yes*", "no", "yes"]
     assert "failures:" in table and "torch.aten.kthvalue on llvm-cpu (via fallback): " in table
     as_json = json.loads(json.dumps(report.to_dict()))
     assert {row["op"] for row in as_json["ops"]} >= {"torch.aten.linear", "torch.aten.erfinv"}

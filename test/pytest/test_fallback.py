@@ -1,11 +1,14 @@
 """The fallback (the default; `allow_fallback=False` turns it off): torch ops mlc does not convert are lowered by torch-mlir
 inside the same module; the model compiles, runs on IREE and matches eager.
 
-The model puts mlc's convolution, BatchNorm and ReLU (fused at O2) around
-`max_pool2d_with_indices_backward` and `linalg.det` of a 9x9 matrix, which mlc has no
-conversion for (its LU is unrolled up to 8x8; should mlc gain one, pick another op for
-this test: the first test says which; `logit` was the other until mlc converted it). Not `grid_sample`: torch-mlir's lowering of it is wrong
-outside the grid's [-1, 1], and the fallback refuses it (KNOWN_WRONG).
+The model puts mlc's convolution, BatchNorm, ReLU (fused at O2) and
+`max_pool2d_with_indices_backward` around `polar` and `view_as_real`, which mlc has no
+conversion for (mlc has no complex tensors; should mlc gain one, pick another op for
+this test: the first test says which). Earlier fallback ops here, until mlc converted
+them: `logit`, `max_pool2d_with_indices_backward`, and `linalg.det` of 9x9 (mlc's LU now
+goes up to 32x32). Not `grid_sample` or a determinant over 32x32: torch-mlir's lowerings
+of them are wrong (outside the grid's [-1, 1]; no pivoting), and the fallback refuses
+them (KNOWN_WRONG).
 """
 
 import inspect
@@ -17,7 +20,7 @@ import torch
 import mlc
 
 
-class SpreadDet(torch.nn.Module):
+class SpreadPolar(torch.nn.Module):
     def __init__(self):
         super().__init__()
         self.conv = torch.nn.Conv2d(3, 4, 3, padding=1)
@@ -27,10 +30,10 @@ class SpreadDet(torch.nn.Module):
         y = torch.relu(self.norm(self.conv(x)))
         pooled, indices = torch.nn.functional.max_pool2d(y, 3, return_indices=True)
         window = ([3, 3], [3, 3], [0, 0], [1, 1], False)  # kernel, stride, padding, dilation, ceil_mode
-        spread = torch.ops.aten.max_pool2d_with_indices_backward(pooled, y, *window, indices)  # line SPREAD
+        spread = torch.ops.aten.max_pool2d_with_indices_backward(pooled, y, *window, indices)
         squashed = torch.sigmoid(spread - 0.3) * 0.5 + 0.26
-        det = torch.linalg.det(squashed[0, 0] + x[0, 0])                        # line DET
-        return torch.relu(squashed) * 2.0 + det
+        rotated = torch.view_as_real(torch.polar(squashed, squashed * 3.0 + x[:, :1])).sum(-1)  # line POLAR
+        return torch.relu(squashed) * 2.0 + rotated
 
 
 class Erfinv(torch.nn.Module):
@@ -57,7 +60,7 @@ def _listed(message: str, op: str, cls, marker: str) -> bool:
 
 def _model():
     torch.manual_seed(0)
-    model = SpreadDet().eval()
+    model = SpreadPolar().eval()
     with torch.no_grad():
         model.norm.running_mean.uniform_(-0.5, 0.5)
         model.norm.running_var.uniform_(0.5, 2.0)
@@ -69,8 +72,8 @@ def test_without_fallback_every_missing_op_is_listed():
         mlc.compile(_model(), (torch.randn(2, 3, 9, 9),), allow_fallback=False)
     message = str(error.value)
     assert "2 torch op(s) of 2 kind(s) have no conversion to mlc:" in message
-    assert _listed(message, "torch.aten.max_pool2d_with_indices_backward", SpreadDet, "SPREAD")
-    assert _listed(message, "torch.aten.linalg_det", SpreadDet, "DET")
+    assert _listed(message, "torch.aten.polar", SpreadPolar, "POLAR")
+    assert _listed(message, "torch.aten.view_as_real", SpreadPolar, "POLAR")
     assert "--no-fallback" in message
 
 
@@ -83,7 +86,7 @@ def test_with_fallback_compiles_runs_and_matches_eager(opt_level):
     with torch.no_grad():
         expected = model(x)
     torch.testing.assert_close(compiled(x), expected, rtol=1e-4, atol=1e-5)
-    assert compiled.report["fallback"] == {"torch.aten.max_pool2d_with_indices_backward": 1, "torch.aten.linalg_det": 1}
+    assert compiled.report["fallback"] == {"torch.aten.polar": 1, "torch.aten.view_as_real": 1}
     mlc_ir = compiled.ir("mlc")
     converted = '"mlc.conv2d"' if opt_level == 0 else '"mlc.matmul"'  # O2: 162 pixels, im2col + matmul
     assert converted in mlc_ir and "linalg.generic" in mlc_ir and "torch.aten" not in mlc_ir
@@ -107,6 +110,28 @@ def test_fallback_refuses_ops_torch_mlir_lowers_wrongly():
     assert "have no conversion to mlc, and torch-mlir's lowering of them is known wrong:" in message
     assert "torch-mlir's lowering ignores per_sample_weights" in message
     assert re.search(r"torch\.aten\.embedding_bag\.padding_idx +x1  at \S*test_fallback\.py:\d+ ", message)
+
+
+class BigDet(torch.nn.Module):
+    """A 33x33 determinant: larger than mlc's LU (up to 32x32), and torch-mlir's lowering
+    of it (no pivoting) gave wrong determinants."""
+
+    def forward(self, x):
+        return torch.linalg.det(torch.tanh(x))                  # line BIGDET
+
+
+def test_fallback_refuses_a_determinant_larger_than_mlcs_lu():
+    x = torch.randn(33, 33)
+    with pytest.raises(mlc.UserError) as error:
+        mlc.compile(BigDet(), (x,))
+    message = str(error.value)
+    assert "1 torch op(s) of 1 kind(s) have no conversion to mlc, and torch-mlir's lowering of them is known wrong:" in message
+    assert _listed(message, "torch.aten.linalg_det", BigDet, "BIGDET")
+    assert "[torch-mlir's lowering (elimination without pivoting in an scf.for) gives wrong determinants" in message
+    with pytest.raises(mlc.UserError) as error:  # without the fallback: mlc's own reason
+        mlc.compile(BigDet(), (x,), allow_fallback=False)
+    assert _listed(str(error.value), "torch.aten.linalg_det", BigDet, "BIGDET")
+    assert "[determinant of a 33x33 matrix: mlc unrolls LU up to 32x32]" in str(error.value)
 
 
 def test_without_fallback_report_has_no_fallback_entry():

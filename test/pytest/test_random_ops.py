@@ -11,19 +11,11 @@ every call, different numbers for different ops.
 import pytest
 import torch
 import torch.nn.functional as F
+from op_module import Apply
 
 import mlc
 
 N = 100_000  # samples per statistic: the standard error of a uniform's mean is 0.0009
-
-
-class Apply(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *args):
-        return self.fn(*args)
 
 
 def run(fn, *inputs, **options):

@@ -9,19 +9,11 @@ mul, max, min, mean) and without where it is not (replace).
 
 import pytest
 import torch
+from op_module import Apply
 
 import mlc
 
 RTOL, ATOL = 1e-4, 1e-5
-
-
-class Apply(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *args):
-        return self.fn(*args)
 
 
 def _check(fn, *inputs):

@@ -526,10 +526,11 @@ case("upsample_bilinear2d_backward", lambda g: torch.ops.aten.upsample_bilinear2
 case("upsample_bilinear2d_backward_align_corners_scales",
      lambda g: torch.ops.aten.upsample_bilinear2d_backward(g, [7, 9], [1, 2, 3, 4], True, 2.5, 2.3), floats(1, 2, 7, 9))
 
-# --- determinants of small matrices (LU unrolled up to 8x8) --------------------------------------------
+# --- determinants of small matrices (LU unrolled up to 32x32) ------------------------------------------
 
 case("linalg_det_batched", torch.linalg.det, floats(2, 3, 5, 5))
 case("linalg_det_8x8_singular", lambda a: torch.linalg.det(torch.cat([a, a[:1] * 2 - a[1:2]])), floats(7, 8), atol=1e-4)
+case("linalg_det_16x16", lambda a: torch.linalg.det(a + 4 * torch.eye(16)), floats(16, 16))  # cond 35, det 2.2e9
 case("linalg_slogdet", torch.linalg.slogdet, floats(4, 6, 6))
 case("logdet_positive_definite", lambda a: torch.logdet(a @ a.mT + torch.eye(4)), floats(3, 4, 4))
 

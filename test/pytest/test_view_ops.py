@@ -7,17 +7,9 @@ reflection/replication padding and unfold, compiled for llvm-cpu with
 import pytest
 import torch
 import torch.nn.functional as F
+from op_module import Apply
 
 import mlc
-
-
-class Apply(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *args):
-        return self.fn(*args)
 
 
 def floats(*shape):
