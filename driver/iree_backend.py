@@ -211,6 +211,13 @@ def load(vmfb: bytes, target: str, parameters=None, driver=None):
     return context.modules.module["main"]
 
 
+def _owned(array) -> np.ndarray:
+    """A result as an array that owns its memory. `to_host()` maps IREE's buffer, and a
+    tensor made from the mapping (torch.from_numpy) outlived it: 0-d bfloat16 results
+    read back as 0.0 in 275 of 300 calls."""
+    return np.array(array, copy=True)
+
+
 def host_function(vmfb: bytes, target: str, parameters=None, driver=None):
     """`main` as a function from numpy arrays to a list of numpy arrays."""
     main = load(vmfb, target, parameters, driver)
@@ -218,7 +225,7 @@ def host_function(vmfb: bytes, target: str, parameters=None, driver=None):
     def call(*arrays):
         results = main(*arrays)
         results = results if isinstance(results, tuple) else (results,)
-        return [np.asarray(result.to_host()) if _is_buffer(result) else result for result in results]
+        return [_owned(result.to_host()) if _is_buffer(result) else result for result in results]
 
     return call
 

@@ -45,8 +45,24 @@ def _float_to_int(x, target):
     return arith.fptosi(target, x)
 
 
+def _f32_to_bf16_bits(x):
+    """A finite f32 to bf16 rounding to nearest even, on the bits. Not `truncf` of a
+    `sitofp`: canonicalization folds the pair into one `sitofp` to bf16, for which
+    IREE's CPU backend links no `__truncsfbf2`."""
+    i32, i16 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(16)
+    bits = arith.bitcast(i32, x)
+    sixteen = constant(i32, 16)
+    odd = arith.andi(arith.shrui(bits, sixteen), constant(i32, 1))
+    rounded = arith.addi(bits, arith.addi(constant(i32, 0x7FFF), odd))
+    return arith.bitcast(ir.BF16Type.get(), arith.trunci(i16, arith.shrui(rounded, sixteen)))
+
+
 def _int_to_float(x, target):
+    """bf16 through f32, as torch converts (an int64 fits f32's range, so no NaN or
+    infinity meets the rounding on bits)."""
     convert = arith.uitofp if ir.IntegerType(x.type).width == 1 else arith.sitofp
+    if target.typeid == ir.BF16Type.static_typeid:
+        return _f32_to_bf16_bits(convert(ir.F32Type.get(), x))
     return convert(target, x)
 
 

@@ -124,3 +124,8 @@ def test_cumulative_extremes_with_ties_and_nan(fn, dim):
 def test_cumulative_extremes_of_integers_and_a_scalar(fn):
     check(lambda x, s: (fn(x, -2), fn(s, 0)), torch.randint(-3, 3, (3, 5), generator=torch.Generator().manual_seed(5)),
           torch.tensor(2.5))
+
+
+def test_integers_to_bfloat16_round_to_nearest_even():
+    """Through f32 as torch converts; 257 and 259 are ties (to 256 and 260)."""
+    check(lambda x: (x.bfloat16(), x.half()), torch.tensor([-8, 0, 1, 257, 259, 2**24 + 1, 65000, -(2**40) - 12345]))

@@ -55,6 +55,25 @@ func.func @cast_int_to_float(%x: tensor<4xi64>) -> tensor<4xf32> {
 
 // -----
 
+/// Integers to bf16 go through f32 and round to nearest even on the bits (a
+/// truncf of the sitofp would fold into one sitofp to bf16, which IREE's CPU
+/// backend cannot link).
+
+// CHECK-LABEL: func.func @cast_int_to_bf16
+// CHECK: ^bb0(%[[IN:.*]]: i64, %{{.*}}: bf16):
+// CHECK-NEXT: %[[F:.*]] = arith.sitofp %[[IN]] : i64 to f32
+// CHECK-NEXT: %[[BITS:.*]] = arith.bitcast %[[F]] : f32 to i32
+// CHECK: %[[HIGH:.*]] = arith.trunci %{{.*}} : i32 to i16
+// CHECK-NEXT: %[[B:.*]] = arith.bitcast %[[HIGH]] : i16 to bf16
+// CHECK-NEXT: linalg.yield %[[B]] : bf16
+// CHECK-NOT: to bf16
+func.func @cast_int_to_bf16(%x: tensor<4xi64>) -> tensor<4xbf16> {
+  %0 = "mlc.cast"(%x) : (tensor<4xi64>) -> tensor<4xbf16>
+  return %0 : tensor<4xbf16>
+}
+
+// -----
+
 /// Booleans are unsigned: true converts to 1.
 
 // CHECK-LABEL: func.func @cast_bool
