@@ -133,6 +133,8 @@ def _zero_literal(op: ir.Operation) -> ir.Operation:
     except NotConvertible:
         return op.clone().operation
     element = tensor.element_type
+    if isinstance(element, ir.ComplexType):
+        return op.clone().operation
     zero = ir.FloatAttr.get(element, 0.0) if not isinstance(element, ir.IntegerType) else ir.IntegerAttr.get(element, 0)
     return ir.Operation.create("torch.vtensor.literal", results=[op.results[0].type],
                                attributes={"value": ir.DenseElementsAttr.get_splat(tensor, zero)})

@@ -12,7 +12,7 @@ tensor) stays, and is counted. Left out: conv2d and pooling, ops with dynamic
 result shapes, bf16 (numpy has no bf16), arithmetic on i1, integer powers with
 negative exponents, integer divisions by zero (or of the minimum by -1), the
 sign of NaN (mlc.sign keeps it, torch.sign gives 0), gathers with out-of-range
-indices (undefined), and argsort.
+indices (undefined), argsort, and complex numbers (no complex constants).
 """
 
 import dataclasses
@@ -22,6 +22,7 @@ import numpy as np
 from torch_mlir import ir
 
 from ..dialects import bitwise_ops as bw
+from ..dialects import complex_ops as cx
 from ..dialects import compute_ops as compute
 from ..dialects import data_ops as data
 from ..dialects import elementwise_ops as ew
@@ -342,6 +343,9 @@ FOLDERS = {
 _DRAWN_WHERE_USED = Declined("random numbers are computed where they are used, fused with their consumers: a "
                              "folded copy would be a constant as large as the tensor")
 
+_NO_COMPLEX_CONSTANTS = Declined("numpy has complex numbers, but the Python bindings neither read nor build "
+                                 "complex dense attributes, so no constant holds them")
+
 # Ops with no folder, and why (test_op_facts.py checks every op is in FOLDERS or here).
 DECLINED = {
     data.ConstantOp: Declined("it is the result of folding"),
@@ -359,6 +363,9 @@ DECLINED = {
     rnd.RandomUniformOp: _DRAWN_WHERE_USED,
     rnd.RandomNormalOp: _DRAWN_WHERE_USED,
     rnd.RandomIntOp: _DRAWN_WHERE_USED,
+    cx.ComplexOp: _NO_COMPLEX_CONSTANTS,
+    cx.RealOp: _NO_COMPLEX_CONSTANTS,
+    cx.ImagOp: _NO_COMPLEX_CONSTANTS,
     fusion.FusionGroupOp: Declined("fusion structure: groups form after folding"),
     fusion.YieldOp: Declined("fusion structure: groups form after folding"),
 }

@@ -108,6 +108,18 @@ def reshape(value: ir.Value, shape, sizes=()) -> ir.Value:
     return shape_ops.ReshapeOp(value, list(sizes), tensor_type(shape, value.type.element_type)).result
 
 
+def slice_along(value: ir.Value, dim: int, start: int, stop: int) -> ir.Value:
+    """value[..., start:stop, ...] along `dim`, whose size is static; the other
+    dimensions are taken whole, dynamic ones too."""
+    shape = list(value.type.shape)
+    starts, limits = [0] * len(shape), list(shape)
+    starts[dim], limits[dim] = start, stop
+    shape[dim] = stop - start
+    strides = [1] * len(shape)
+    return shape_ops.SliceOp(value, [], i64_array_attr(starts), i64_array_attr(limits), i64_array_attr(strides),
+                             tensor_type(shape, value.type.element_type)).result
+
+
 def rebuild(op, operands, result_type, **changed) -> ir.Value:
     """`op` again, with other operands, result type and some attributes."""
     attributes = {name: op.attributes[name] for name in op.attributes.keys()}

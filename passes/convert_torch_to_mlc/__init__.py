@@ -6,7 +6,8 @@ signatures on builtin tensors) and before its `torch-finalizing-backend-type-con
 that no pattern converts is reported at once, with counts and source lines.
 
 Adding an op: write a function with `@converts("torch.aten.name", makes=...)` in
-the file of its family (elementwise, compute, normalization, reduction, shape, data).
+the file of its family (elementwise, compute, normalization, reduction, shape, data,
+complex).
 An mlc op that no torch op converts to says why in `NOT_CONVERTED`.
 """
 
@@ -17,7 +18,7 @@ import re
 
 from torch_mlir import ir, rewrite
 
-from ...dialects import data_ops
+from ...dialects import complex_ops, data_ops
 from ...dialects.facts import Declined
 from ...dialects.fusion_ops import FusionGroupOp, YieldOp
 from ...dialects.op_base import is_float
@@ -27,6 +28,7 @@ from . import (  # noqa: F401 (registers patterns)
     arithmetic,
     assertions,
     backward,
+    complex,
     composite_reduction,
     compute,
     convolution,
@@ -134,13 +136,22 @@ def _empty_results_to_constants(module: ir.Operation) -> None:
             empty.append((op, types))
     for op, types in empty:
         with ir.InsertionPoint(op), op.location:
-            values = [data_ops.ConstantOp(ir.DenseElementsAttr.get_splat(
-                t, ir.FloatAttr.get(t.element_type, 0.0) if is_float(t.element_type)
-                else ir.IntegerAttr.get(t.element_type, 0)), t).result for t in types]
+            values = [_empty(t) for t in types]
             wrapped = [wrap_result(value, result.type) for value, result in zip(values, op.results)]
         for result, value in zip(op.results, wrapped):
             result.replace_all_uses_with(value)
         op.erase()
+
+
+def _empty(type_: ir.RankedTensorType) -> ir.Value:
+    """An mlc value of `type_`, which has no elements: a zero splat, or mlc.complex of
+    two for complex elements (the Python bindings build no complex attribute)."""
+    element = type_.element_type
+    if isinstance(element, ir.ComplexType):
+        zeros = _empty(ir.RankedTensorType.get(type_.shape, element.element_type))
+        return complex_ops.ComplexOp(zeros, zeros, type_).result
+    zero = ir.FloatAttr.get(element, 0.0) if is_float(element) else ir.IntegerAttr.get(element, 0)
+    return data_ops.ConstantOp(ir.DenseElementsAttr.get_splat(type_, zero), type_).result
 
 
 def _static_builtin(type_: ir.Type):

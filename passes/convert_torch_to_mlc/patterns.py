@@ -10,7 +10,8 @@ then stays and is reported.
 `makes` names the mlc ops the conversion produces (the op-facts test checks that
 every mlc op is made by some conversion, or says why not); `keep_whole` asks
 torch-mlir not to decompose the torch ops before mlc sees them
-(`driver/torch_import.py` derives its backend-legal ops from it).
+(`driver/torch_import.py` derives its backend-legal ops from it); `takes_complex`
+lets the conversion see complex tensors, which every other conversion declines.
 """
 
 import dataclasses
@@ -27,6 +28,7 @@ class Conversion:
     convert: Callable
     makes: tuple[type, ...]
     keep_whole: bool
+    takes_complex: bool = False
 
 
 CONVERSIONS: dict[str, Conversion] = {}
@@ -34,15 +36,17 @@ CONVERSIONS: dict[str, Conversion] = {}
 _TORCH_DTYPES = {
     "f16": "f16", "bf16": "bf16", "f32": "f32", "f64": "f64",
     "si64": "i64", "si32": "i32", "si16": "i16", "si8": "i8", "ui8": "i8", "i1": "i1",
+    "complex<f32>": "complex<f32>", "complex<f64>": "complex<f64>",
 }
-_VTENSOR = re.compile(r"!torch\.vtensor<\[([^\]]*)\],(\w+)>")
+_VTENSOR = re.compile(r"!torch\.vtensor<\[([^\]]*)\],([\w<>]+)>")
 
 
 class NotConvertible(Exception):
     """This instance of the op has no mlc equivalent (the reason says why)."""
 
 
-def converts(*op_names: str, makes: type | tuple[type, ...] | Mapping[str, type], keep_whole: bool = False):
+def converts(*op_names: str, makes: type | tuple[type, ...] | Mapping[str, type], keep_whole: bool = False,
+             takes_complex: bool = False):
     """Registers a conversion for the named torch ops, making the mlc ops `makes`: a
     class, classes, or the table the conversion picks its class from, keyed by torch
     op name or by the aten name without overload (`add` for torch.aten.add.Tensor)."""
@@ -50,7 +54,7 @@ def converts(*op_names: str, makes: type | tuple[type, ...] | Mapping[str, type]
     def register(fn):
         for name in op_names:
             assert name not in CONVERSIONS, f"{name} has two conversions"
-            CONVERSIONS[name] = Conversion(fn, _made_for(name, makes), keep_whole)
+            CONVERSIONS[name] = Conversion(fn, _made_for(name, makes), keep_whole, takes_complex)
         return fn
 
     return register
@@ -183,6 +187,9 @@ def make_pattern(conversion: Conversion, failures: dict, scratch: ir.Module):
         if op.name not in SIGN_AGNOSTIC and _reads_or_makes_unsigned(op):
             failures[op.name] = "unsigned integers: mlc's integer ops are signed"
             return True
+        if not conversion.takes_complex and _reads_or_makes_complex(op):
+            failures[op.name] = COMPLEX_DECLINED
+            return True
         try:
             with ir.InsertionPoint(scratch.body), op.location:
                 values = conversion.convert(TorchOp(op))
@@ -230,6 +237,18 @@ def _reads_or_makes_unsigned(op: ir.Operation) -> bool:
     if any(is_unsigned(v.type) for v in op.operands):
         return True
     return op.name not in TO_UNSIGNED and any(is_unsigned(v.type) for v in op.results)
+
+
+# Complex tensors reach only the conversions that build or take apart complex values
+# (complex.py): mlc's other ops compute on real numbers, so every other op on complex
+# tensors is left for the fallback, where torch-mlir computes it.
+COMPLEX_DECLINED = ("complex tensors: mlc only builds them and takes them apart "
+                    "(complex, polar, view_as_complex, view_as_real)")
+
+
+def _reads_or_makes_complex(op: ir.Operation) -> bool:
+    """Any operand or result of a complex type, tensors in lists included."""
+    return any("complex" in str(v.type) for v in (*op.operands, *op.results))
 
 
 def _erase_all(block: ir.Block) -> None:

@@ -11,7 +11,7 @@ from ...dialects import elementwise_ops as ew
 from ...dialects import shape_ops
 from ...dialects.op_base import DYNAMIC
 from ..constant_values import make_constant
-from ..graph import f64, i64, i64_array_attr, reshape, tensor_type
+from ..graph import f64, i64, i64_array_attr, reshape, slice_along, tensor_type
 from .patterns import NotConvertible, TorchOp, converts
 from .sizes import check_size, element_count_of_dims, size_value, view_sizes
 from .sizes import dim as dim_of
@@ -224,16 +224,6 @@ def _is_constant_int(value) -> bool:
     return not isinstance(owner, ir.Block) and owner.operation.name == "torch.constant.int"
 
 
-def _part(x: ir.Value, dim: int, start: int, stop: int) -> ir.Value:
-    """x[..., start:stop, ...] along `dim` (static sizes)."""
-    shape = list(x.type.shape)
-    starts, limits = [0] * len(shape), list(shape)
-    starts[dim], limits[dim] = start, stop
-    shape[dim] = stop - start
-    return shape_ops.SliceOp(x, [], i64_array_attr(starts), i64_array_attr(limits), i64_array_attr([1] * len(shape)),
-                             tensor_type(shape, x.type.element_type)).result
-
-
 @converts("torch.aten.roll", makes=(shape_ops.SliceOp, shape_ops.ConcatOp))
 def roll(op):
     """The last `shift` elements along a dim move to its front: two slices and a concat
@@ -249,7 +239,7 @@ def roll(op):
         size = x.type.shape[dim]
         if size and shift % size:
             cut = size - shift % size
-            tail, head = _part(x, dim, cut, size), _part(x, dim, 0, cut)
+            tail, head = slice_along(x, dim, cut, size), slice_along(x, dim, 0, cut)
             x = shape_ops.ConcatOp(tail, head, i64(dim), x.type).result
     return reshape(x, shape)
 

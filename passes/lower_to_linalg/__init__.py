@@ -1,5 +1,5 @@
-"""`mlc-lower-to-linalg`: every mlc op becomes upstream linalg, tensor, arith and
-math ops on tensors, the input IREE takes.
+"""`mlc-lower-to-linalg`: every mlc op becomes upstream linalg, tensor, arith,
+math and complex ops on tensors, the input IREE takes.
 
 Each op family has its own module with a `LOWERINGS` table, op name -> function
 building the replacement at the op and returning its value. An op that has no
@@ -16,7 +16,7 @@ from ...dialects.fusion_ops import FusionGroupOp, YieldOp
 from ...dialects.op_base import MlcOp
 from ...dialects.shape_ops import ConcatOp
 from ..registry import Pass, PassFailure, register
-from . import bitwise, compute, data, elementwise, indexing, normalization, random, reduction, scan, shape
+from . import bitwise, complex, compute, data, elementwise, indexing, normalization, random, reduction, scan, shape
 from .builders import Unsupported
 from .fusion import inline_fusion_groups
 
@@ -28,6 +28,7 @@ LOWERINGS = {
     **shape.LOWERINGS,
     **data.LOWERINGS,
     **bitwise.LOWERINGS,
+    **complex.LOWERINGS,
     **indexing.LOWERINGS,
     **scan.LOWERINGS,
     **random.LOWERINGS,

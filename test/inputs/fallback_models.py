@@ -4,7 +4,7 @@ import torch
 
 
 class Polar(torch.nn.Module):
-    """mlc converts linear and tanh; torch-mlir lowers polar and view_as_real (mlc has no complex tensors)."""
+    """mlc converts linear, tanh, polar and view_as_real; torch-mlir lowers the complex product between them."""
 
     def __init__(self):
         super().__init__()
@@ -13,7 +13,7 @@ class Polar(torch.nn.Module):
 
     def forward(self, x):
         y = torch.tanh(self.linear(x))
-        return torch.view_as_real(torch.polar(y, x)).sum(-1) * y
+        return torch.view_as_real(torch.polar(y, x).square()).sum(-1) + y
 
 
 class Mixed(Polar):

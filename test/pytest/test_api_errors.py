@@ -69,21 +69,24 @@ def test_unsupported_ops_are_all_reported_with_source_lines():
 
 class ZetaAndPolar(torch.nn.Module):
     def forward(self, x):
-        return torch.special.zeta(x, x) + torch.view_as_real(torch.polar(x, x)).sum(-1)  # mlc has no complex tensors
+        return torch.special.zeta(x, x) + torch.view_as_real(torch.polar(x, x).flip(0).square()).sum(-1)  # complex
 
 
 def test_unknown_and_unconvertible_ops_are_reported_in_one_round():
-    """zeta is unknown to torch-mlir (the import stops there); polar and view_as_real
-    have no conversion to mlc. All are in the first error, not one after the other."""
+    """zeta is unknown to torch-mlir (the import stops there); flip and the product of
+    complex numbers have no conversion to mlc (polar and view_as_real have). All are in
+    the first error, not one after the other."""
     with pytest.raises(mlc.UserError) as error:
         mlc.compile(ZetaAndPolar(), (torch.rand(9) + 1.5,), allow_fallback=False)
     message = str(error.value)
     assert "1 torch op(s) of 1 kind(s) are unknown to torch-mlir" in message
     assert "torch.aten.special_zeta  x1  at" in message
-    assert "2 torch op(s) of 2 kind(s) have no conversion to mlc:\n  torch.aten.polar         x1  at " in message
-    assert "test_api_errors.py:72\n  torch.aten.view_as_real  x1  at " in message  # polar at its line, then view_as_real
-    assert message.split("torch.aten.view_as_real  x1  at ")[1].split("\n")[0].endswith("test_api_errors.py:72")
-    compiled = mlc.compile(torch.nn.ReLU(), (torch.randn(2),))  # with the fallback, polar would have been taken
+    assert "2 torch op(s) of 2 kind(s) have no conversion to mlc:\n  torch.aten.flip        x1  at " in message
+    flip, product = message.split("torch.aten.flip        x1  at ")[1].split("\n")[:2]
+    assert "test_api_errors.py:72  [complex tensors: " in flip  # flip at its line, then the product
+    assert product.startswith("  torch.aten.mul.Tensor  x1  at ")
+    assert "test_api_errors.py:72  [complex tensors: " in product
+    compiled = mlc.compile(torch.nn.ReLU(), (torch.randn(2),))  # with the fallback, flip would have been taken
     assert compiled is not None
 
 

@@ -11,6 +11,7 @@ import pytest
 import torch
 
 import mlc
+from mlc.passes.convert_torch_to_mlc.patterns import COMPLEX_DECLINED
 
 INPUTS = Path(__file__).resolve().parents[1] / "inputs"
 sys.path.insert(0, str(INPUTS))
@@ -18,7 +19,7 @@ sys.path.insert(0, str(INPUTS))
 import fallback_models  # noqa: E402
 
 MIXED_LINE = "fallback_models.py:25"  # the line of Mixed.forward calling kthvalue and erfinv
-POLAR_LINE = "fallback_models.py:24"  # the line of Mixed.forward calling Polar.forward (polar, view_as_real)
+POLAR_LINE = "fallback_models.py:24"  # Mixed.forward calling Polar.forward (polar, a complex product, view_as_real)
 
 
 @pytest.fixture(scope="module")
@@ -37,15 +38,25 @@ def test_converted_op_lowers_and_compiles_everywhere(report):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("op", ["torch.aten.polar", "torch.aten.view_as_real"])
-def test_unconverted_op_compiles_through_the_fallback(report, op):
-    row = report.row(op)
-    assert not row.converts.ok and row.converts.detail == f"no conversion to mlc (at {row.sources[0]})"
+def test_unconverted_op_compiles_through_the_fallback(report):
+    """A product of complex numbers: mlc declines it (with the reason), torch-mlir lowers it."""
+    row = report.row("torch.aten.mul.Tensor")
+    assert not row.converts.ok and row.converts.detail == f"{COMPLEX_DECLINED} (at {row.sources[0]})"
     assert row.sources[0].endswith(POLAR_LINE)
     assert row.fallback.ok and row.via_fallback and row.lowers is None
     assert row.targets["llvm-cpu"].ok and row.targets["vulkan-spirv"].ok and row.targets["cuda"].ok
     mlir_cpu = row.targets["mlir-cpu"]  # its JIT takes no complex tensors, which these pass between them
     assert not mlir_cpu.ok and "complex<f32>" in mlir_cpu.detail
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("op, made", [("torch.aten.polar", "mlc.complex"), ("torch.aten.view_as_real", "mlc.real")])
+def test_complex_ops_convert_and_compile_on_iree(report, op, made):
+    row = report.row(op)
+    assert row.converts.ok and row.lowers.ok and row.fallback is None and not row.via_fallback
+    assert made in row.mlc_ops
+    assert row.targets["llvm-cpu"].ok and row.targets["vulkan-spirv"].ok and row.targets["cuda"].ok
+    assert not row.targets["mlir-cpu"].ok and "complex<f32>" in row.targets["mlir-cpu"].detail
 
 
 def test_a_refused_fallback_gives_the_reason():
@@ -84,9 +95,8 @@ def test_table_and_json(report):
     table = str(report)
     assert table.splitlines()[0].split() == ["torch", "op", "count", "converts", "to", "mlc", "lowers",
                                              "llvm-cpu", "vulkan-spirv", "cuda", "mlir-cpu", "fallback"]
-    for op in ("torch.aten.polar", "torch.aten.view_as_real"):
-        row = next(line for line in table.splitlines() if line.startswith(op + " "))
-        assert row.split()[1:] == ["1", "no", "-", "yes*", "yes*", "yes*", "no", "yes"]
+    row = next(line for line in table.splitlines() if line.startswith("torch.aten.mul.Tensor "))
+    assert row.split()[1:] == ["1", "no", "-", "yes*", "yes*", "yes*", "no", "yes"]
     assert "failures:" in table and "torch.aten.kthvalue on llvm-cpu (via fallback): " in table
     as_json = json.loads(json.dumps(report.to_dict()))
     assert {row["op"] for row in as_json["ops"]} >= {"torch.aten.linear", "torch.aten.erfinv"}

@@ -1,7 +1,7 @@
 // RUN: not mlc-opt %s --pass-pipeline='builtin.module(torch-func-backend-type-conversion, mlc-convert-torch-to-mlc{allow-fallback=true}, mlc-lower-torch-fallback)' 2>&1 | FileCheck %s
 
 /// Ops that neither mlc nor torch-mlir can lower are reported at once, with
-/// counts and source lines; those torch-mlir lowers (polar) are not listed.
+/// counts and source lines; those mlc converts or torch-mlir lowers (polar) are not listed.
 
 // CHECK: model.py:7:0: error: 3 torch op(s) of 2 kind(s) have no conversion to mlc and no lowering in torch-mlir:
 // CHECK-NEXT: torch.aten.erfinv        x2  at model.py:7, model.py:8
