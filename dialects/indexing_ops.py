@@ -1,5 +1,6 @@
 """Ops that compute positions: argmax and argmin along an axis, and argsort;
-and the op that writes at positions, scatter.
+the op that writes at positions, scatter; and bincount, which counts at the
+positions its input's values name.
 
 Their results are integer tensors of indices into the input, which
 `mlc.take_along_axis` or `mlc.gather` then read through, and `mlc.scatter`
@@ -132,3 +133,43 @@ class ScatterOp(MlcOp, name="scatter", traits=[ext.Pure]):
         string_choice(self, "combine", SCATTER_COMBINES)
         expect_shape(self.result, input_type.shape, "result")
         expect_element_type(self.result, input_type.element_type, "result")
+
+
+class BincountOp(MlcOp, name="bincount", traits=[ext.Pure]):
+    """How often each value 0, 1, ..., n-1 occurs in the 1-D integer `input`, or, with
+    `weights` (input's shape, the result's element type), the sum of the weights of
+    its occurrences (torch.bincount). n = max(max(input) + 1, `minlength`); minlength
+    when the input is empty. n depends on the input's values, so the result is 1-D
+    of a dynamic length, known at run time only.
+
+    torch raises on a negative value; mlc's compiled code cannot raise at run time,
+    so negative values are not counted (and do not lengthen the result). A very large
+    value asks for a result that large, as in torch: the allocation fails at run time.
+    """
+
+    fusion_kind = FusionKind.OPAQUE
+    layout_rule = Layout.FIXED
+
+    input: Operand[ir.RankedTensorType]
+    minlength: ir.IntegerAttr
+    result: Result[ir.RankedTensorType]
+    weights: Operand[ir.RankedTensorType] | None = None
+
+    def verify(self):
+        input_type = ranked(self.input, "input")
+        if input_type.rank != 1 or not _counting_integer(input_type.element_type):
+            raise VerifyError(f"input must be a 1-D tensor of integers (not booleans), got {input_type}")
+        if int_attr(self, "minlength") < 0:
+            raise VerifyError(f"minlength must be >= 0, got {int_attr(self, 'minlength')}")
+        result_type = ranked(self.result, "result")
+        if list(result_type.shape) != [DYNAMIC]:
+            raise VerifyError(f"result must be 1-D of dynamic length (it depends on the input's values), got {result_type}")
+        if self.weights is None and not _counting_integer(result_type.element_type):
+            raise VerifyError(f"result must hold integer counts when there are no weights, got {result_type.element_type}")
+        if self.weights is not None:
+            expect_shape(self.weights, input_type.shape, "weights")
+            expect_element_type(self.weights, result_type.element_type, "weights")
+
+
+def _counting_integer(type_: ir.Type) -> bool:
+    return is_integer(type_) and ir.IntegerType(type_).width > 1

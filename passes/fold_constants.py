@@ -360,6 +360,8 @@ DECLINED = {
     indexing.ArgsortOp: Declined("the order of equal keys is the lowering's, which numpy's sort need not reproduce"),
     indexing.ScatterOp: Declined("which of duplicate indices wins a replace is the lowering's, which numpy need not "
                                  "reproduce; a scatter into constants is rare (its updates are computed)"),
+    indexing.BincountOp: Declined("its result's type has a dynamic length, which a folded constant's static type "
+                                  "could not replace; a bincount of constants is rare"),
     rnd.RandomUniformOp: _DRAWN_WHERE_USED,
     rnd.RandomNormalOp: _DRAWN_WHERE_USED,
     rnd.RandomIntOp: _DRAWN_WHERE_USED,

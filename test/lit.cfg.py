@@ -17,6 +17,8 @@ config.excludes = ["lit.cfg.py", "not.py", "pytest", "inputs", "conformance", "_
 bin_dir = os.path.dirname(sys.executable)
 config.environment["PATH"] = os.pathsep.join([bin_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
+if "PYTHONPATH" in os.environ:  # an mlc ahead of the installed one (a git worktree's)
+    config.environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
 config.substitutions.append(("%PYTHON", sys.executable))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "inputs")))
 # The Python FileCheck port installs as `filecheck`; tests spell it as LLVM does.

@@ -108,11 +108,12 @@ def unsupported_report(ops: list[ir.Operation], reasons: dict[str, str], missing
 
 # Integer arithmetic on sizes, which torch-mlir does not mark pure: with dynamic
 # shapes, `view(x, [size(x, 0) * size(x, 1), 256])` leaves them once the view,
-# which mlc reads from its result type, is converted.
+# which mlc reads from its result type, is converted; and the comparison of an
+# assertion proved true (`size(bincount(x), 0) >= 0`), once the assertion is dropped.
 SHAPE_ARITHMETIC = (
     "torch.aten.size.int", "torch.aten.mul.int", "torch.aten.add.int", "torch.aten.sub.int",
     "torch.aten.floordiv.int", "torch.aten.neg.int", "torch.aten.sym_size.int", "torch.aten.Int.Tensor",
-    "torch.prim.ListConstruct",
+    "torch.prim.ListConstruct", "torch.aten.ge.int", "torch.aten.Int.bool", "torch.aten.Bool.int",
 )
 
 

@@ -81,14 +81,14 @@ def builtin_tensor_type(type_: ir.Type) -> ir.RankedTensorType:
     return ir.RankedTensorType.get(dims, ir.Type.parse(_TORCH_DTYPES[match.group(2)]))
 
 
-def _defining_op(value: ir.Value):
+def defining_op(value: ir.Value):
     owner = value.owner
     return None if isinstance(owner, ir.Block) else owner
 
 
 def as_builtin(value: ir.Value) -> ir.Value:
     """A `!torch.vtensor` value as a builtin tensor (through `torch_c.to_builtin_tensor`)."""
-    producer = _defining_op(value)
+    producer = defining_op(value)
     if producer is not None and producer.name == "torch_c.from_builtin_tensor":
         return producer.operands[0]
     return ir.Operation.create(
@@ -128,13 +128,13 @@ class TorchOp:
 
     # --- scalars, which must be compile-time constants ---
     def _constant(self, key: Operand, kinds: tuple[str, ...]):
-        producer = _defining_op(self.operand(key))
+        producer = defining_op(self.operand(key))
         if producer is None or producer.name not in kinds:
             raise NotConvertible(f"operand {_named(key)} must be a constant ({' or '.join(kinds)})")
         return producer
 
     def is_none(self, key: Operand) -> bool:
-        producer = _defining_op(self.operand(key))
+        producer = defining_op(self.operand(key))
         return producer is not None and producer.name == "torch.constant.none"
 
     def int(self, key: Operand) -> int:
@@ -155,7 +155,7 @@ class TorchOp:
         producer = self._constant(key, ("torch.prim.ListConstruct",))
         values = []
         for element in producer.operands:
-            element_op = _defining_op(element)
+            element_op = defining_op(element)
             if element_op is None or element_op.name != "torch.constant.int":
                 raise NotConvertible(f"operand {_named(key)} must be a list of constant ints")
             values.append(ir.IntegerAttr(element_op.attributes["value"]).value)

@@ -14,7 +14,7 @@ compiled model draws the same numbers on every call (see dialects/random_ops.py)
 from ...dialects import random_ops as rnd
 from ...dialects.op_base import DYNAMIC
 from ..graph import f64, i64
-from .patterns import NotConvertible, _defining_op, converts
+from .patterns import NotConvertible, converts, defining_op
 from .sizes import check_size, dim, size_value
 
 
@@ -37,7 +37,7 @@ def _sizes_like(op):
     shape = op.result_type().shape
     if DYNAMIC not in shape:
         return []
-    producer = _defining_op(op.operand("self_"))
+    producer = defining_op(op.operand("self_"))
     if producer is not None and producer.name in SHAPE_ONLY:
         try:
             return _listed(producer.operands[SHAPE_ONLY[producer.name]], shape)
@@ -52,7 +52,7 @@ SHAPE_ONLY = {"torch.aten.empty.memory_format": 0, "torch.aten.broadcast_to": 1}
 
 def _listed(size_list, shape):
     """The index values of torch's size list where `shape` is dynamic; checked whole first."""
-    producer = _defining_op(size_list)
+    producer = defining_op(size_list)
     if producer is None or producer.name != "torch.prim.ListConstruct":
         raise NotConvertible("sizes that are not a list")
     dynamic = [element for element, size in zip(producer.operands, shape) if size == DYNAMIC]

@@ -1,5 +1,7 @@
 """torch's scatter-like ops -> `mlc.scatter`: index_put (which index_add,
-index_copy and index_fill become), scatter, scatter_add and scatter_reduce.
+index_copy and index_fill become), scatter, scatter_add and scatter_reduce; and
+bincount -> `mlc.bincount`, which adds ones (or weights) at the positions its
+input's values name, into a result whose length those values decide.
 
 Each builds the [N, K] positions it writes and the [N, ...] updates, then one
 `mlc.scatter`. scatter_reduce without `include_self` first resets the positions
@@ -12,8 +14,8 @@ import math
 import numpy as np
 from torch_mlir import ir
 
+from ...dialects import data_ops, indexing_ops, shape_ops
 from ...dialects import elementwise_ops as ew
-from ...dialects import indexing_ops, shape_ops
 from ...dialects.op_base import is_float
 from ..constant_values import make_constant
 from ..graph import cast_to, i64, i64_array_attr, reshape, splat, string, tensor_type
@@ -175,3 +177,21 @@ def scatter_reduce(op):
     count = _scatter(ones, positions, splat(1, element_type, [rows]), "add")
     divide = ew.DivOp if is_float(element_type) else ew.FloorDivOp
     return divide(result, count, x.type).result
+
+
+# --- bincount ------------------------------------------------------------------------------
+
+
+@converts("torch.aten.bincount", makes=(indexing_ops.BincountOp, data_ops.CastOp))
+def bincount(op):
+    """Weights take the result's element type first: torch's is f32 for f32 weights,
+    f64 for any others."""
+    minlength = op.int("minlength")
+    if minlength < 0:
+        raise NotConvertible(f"bincount with a negative minlength ({minlength}): torch raises")
+    x = op.tensor("self_")
+    if x.type.rank != 1 or not isinstance(x.type.element_type, ir.IntegerType) or x.type.element_type.width == 1:
+        raise NotConvertible(f"bincount of {x.type}: torch counts 1-D integers only")
+    result_type = op.result_type()
+    weights = None if op.is_none("weights") else cast_to(op.tensor("weights"), result_type.element_type)
+    return indexing_ops.BincountOp(x, i64(minlength), result_type, weights=weights).result

@@ -10,8 +10,9 @@ import math
 from torch_mlir import ir
 from torch_mlir.dialects import arith, tensor
 
+from ...dialects.indexing_ops import BincountOp
 from ...dialects.op_base import DYNAMIC
-from .patterns import NotConvertible, as_builtin
+from .patterns import NotConvertible, as_builtin, builtin_tensor_type, defining_op
 
 _ARITHMETIC = {
     "torch.aten.mul.int": arith.muli,
@@ -58,6 +59,41 @@ def _build_size(value: ir.Value) -> ir.Value:
         dim = _build_size(op.operands[1])
         return tensor.dim(as_builtin(op.operands[0]), dim)
     return _ARITHMETIC[op.name](_build_size(op.operands[0]), _build_size(op.operands[1]))
+
+
+def least_size(value: ir.Value) -> float:
+    """A lower bound of the `!torch.int` `value` when it is a size (`aten.size.int`):
+    a static size itself, bincount's length its minlength, any other size 0; -inf
+    for other ints, of which nothing is known."""
+    op = defining_op(value)
+    if op is None or op.name not in ("torch.aten.size.int", "torch.aten.sym_size.int"):
+        return -math.inf
+    dim = constant_int(op.operands[1])
+    try:
+        shape = builtin_tensor_type(op.operands[0].type).shape
+    except NotConvertible:
+        return 0
+    if dim is not None and -len(shape) <= dim < len(shape) and shape[dim] != DYNAMIC:
+        return shape[dim]
+    return max(_bincount_minlength(defining_op(op.operands[0])), 0)
+
+
+def constant_int(value: ir.Value) -> int | None:
+    """The value of a `torch.constant.int`; None for any other int."""
+    op = defining_op(value)
+    return ir.IntegerAttr(op.attributes["value"]).value if op is not None and op.name == "torch.constant.int" else None
+
+
+def _bincount_minlength(op) -> int:
+    """The minlength of the bincount (torch's, or mlc's once converted) that made a
+    tensor; 0 for any other op."""
+    if op is not None and op.name == "torch_c.from_builtin_tensor":
+        op = defining_op(op.operands[0])
+    if op is not None and op.name == "torch.aten.bincount":
+        return constant_int(op.operands[2]) or 0
+    if op is not None and isinstance(op.opview, BincountOp):
+        return ir.IntegerAttr(op.attributes["minlength"]).value
+    return 0
 
 
 def element_count_of_dims(value: ir.Value, dims) -> ir.Value:

@@ -14,10 +14,17 @@ scatter: one `tm_tensor.scatter` (torch-mlir's TMTensor dialect, which IREE
 takes, as from torch-mlir's own lowering of scatter ops), whose region combines
 an update with the element already there. Slice updates (positions in fewer
 dims than the input has) become element updates first: IREE converts only those.
+
+bincount: a max reduction gives the length n (-1 for an empty input, so n is then
+minlength), read back with `tensor.extract`; a scatter-add of ones (or the weights)
+into n + 1 zeros, the last a bin for negative values, of which the first n are the
+result (minlength zeros when the input is empty by its type). The result's size is
+so computed from the input's values, not its sizes: `mlc-form-dispatch-regions`
+cannot trace it and leaves the group to IREE.
 """
 
 from torch_mlir import ir
-from torch_mlir.dialects import arith, linalg
+from torch_mlir.dialects import arith, linalg, tensor
 
 from ...dialects import indexing_ops as indexing
 from ...dialects.op_base import DYNAMIC, bool_attr, int_attr, is_float, normalize_axis, string_choice
@@ -37,6 +44,7 @@ from .builders import (
     pad,
     sizes,
 )
+from .data import convert
 from .reduction import keepdim_groups
 
 
@@ -201,12 +209,17 @@ def _lower_scatter(op):
     rank = op.input.type.rank
     if indices.type.shape[1] < rank:
         indices, updates = _element_positions(indices, updates, rank)
+    return _tm_tensor_scatter(op.input, indices, updates, string_choice(op, "combine", indexing.SCATTER_COMBINES))
+
+
+def _tm_tensor_scatter(original, indices, updates, combine: str):
+    """`tm_tensor.scatter` of element (or slice) updates at [N, K] positions."""
     depth = indices.type.shape[1]
-    element_type = op.input.type.element_type
+    element_type = original.type.element_type
     scatter = ir.Operation.create(
         "tm_tensor.scatter",
-        results=[op.result.type],
-        operands=[updates, indices, op.input],
+        results=[original.type],
+        operands=[updates, indices, original],
         attributes={
             "dimension_map": ir.DenseI64ArrayAttr.get(list(range(depth))),
             "operandSegmentSizes": ir.DenseI32ArrayAttr.get([2, 1]),
@@ -216,9 +229,63 @@ def _lower_scatter(op):
     )
     block = scatter.regions[0].blocks.append(element_type, element_type)
     with ir.InsertionPoint(block):
-        combined = _combined(string_choice(op, "combine", indexing.SCATTER_COMBINES), *block.arguments)
-        ir.Operation.create("tm_tensor.yield", operands=[combined])
+        ir.Operation.create("tm_tensor.yield", operands=[_combined(combine, *block.arguments)])
     return scatter.result
+
+
+# --- bincount --------------------------------------------------------------------------
+
+
+def _as_i64(value):
+    i64 = ir.IntegerType.get_signless(64)
+    return value if value.type == i64 else convert(value, i64)
+
+
+def _bincount_length(x, minlength: int):
+    """max(max(x) + 1, minlength) as an i64, the maximum starting at -1."""
+    i64 = ir.IntegerType.get_signless(64)
+    largest = generic([x], filled([], i64, -1), [identity(1), dims_map(1, [])], [REDUCTION],
+                      lambda value, best: arith.maxsi(_as_i64(value), best))
+    top = tensor.extract(largest, [])
+    return arith.maxsi(arith.addi(top, constant(i64, 1)), constant(i64, minlength))
+
+
+def _bincount_positions(x, length):
+    """[N, 1] positions: each value, or `length` (the extra bin) for a negative one."""
+    i64 = length.type
+
+    def body(value, _):
+        wide = _as_i64(value)
+        return arith.select(arith.cmpi(arith.CmpIPredicate.slt, wide, constant(i64, 0)), length, wide)
+
+    init = empty([sizes(x)[0], 1], i64)
+    return generic([x], init, [dims_map(2, [0]), identity(2)], [PARALLEL, PARALLEL], body)
+
+
+def _bincount_ones(x, element_type):
+    """A 1 for each value, computed from it (a 0 for a negative one, which goes to the
+    extra bin anyway): IREE fuses a fill into the scatter's dispatch and, with a
+    dynamic input, fails on the stack buffer it sizes by the input's largest size."""
+
+    def body(value, _):
+        wide = _as_i64(value)
+        negative = arith.cmpi(arith.CmpIPredicate.slt, wide, constant(wide.type, 0))
+        return arith.select(negative, constant(element_type, 0), constant(element_type, 1))
+
+    return generic([x], empty(sizes(x), element_type), [identity(1), identity(1)], [PARALLEL], body)
+
+
+def _lower_bincount(op):
+    """An input known to be empty gives minlength zeros (IREE crashes on a scatter of none)."""
+    x, element_type = op.input, op.result.type.element_type
+    if x.type.shape[0] == 0:
+        return tensor.cast(op.result.type, filled([int_attr(op, "minlength")], element_type, 0))
+    length = _bincount_length(x, int_attr(op, "minlength"))
+    n = arith.index_cast(ir.IndexType.get(), length)
+    bins = filled([arith.addi(n, index(1))], element_type, 0)
+    updates = op.weights if op.weights is not None else _bincount_ones(x, element_type)
+    counted = _tm_tensor_scatter(bins, _bincount_positions(x, length), updates, "add")
+    return tensor.extract_slice(op.result.type, counted, [], [n], [], [0], [DYNAMIC], [1])
 
 
 LOWERINGS = {
@@ -226,4 +293,5 @@ LOWERINGS = {
     indexing.ArgminOp: _lower_arg_reduction,
     indexing.ArgsortOp: _lower_argsort,
     indexing.ScatterOp: _lower_scatter,
+    indexing.BincountOp: _lower_bincount,
 }
