@@ -657,6 +657,31 @@ RESOURCE_BLOB = f"""
 CASES.append(Case("data", "constant_resource", "", [floats(4)], lambda x: x * torch.from_numpy(RESOURCE),
                   RESOURCE_FUNCTION))
 
+# --- scatter, bincount and complex values ---------------------------------------------
+
+SCATTER_ROWS = np.array([[0], [2], [0]], np.int64)  # row 0 twice: "add" sums, "max" keeps the larger
+op("scatter", "scatter_add_rows", "scatter", [floats(4, 3), SCATTER_ROWS, floats(3, 3)],
+   lambda x, i, u: x.index_put((i[:, 0],), u, accumulate=True), 'combine = "add"')
+op("scatter", "scatter_max_rows", "scatter", [floats(4, 3), SCATTER_ROWS, floats(3, 3)],
+   lambda x, i, u: x.scatter_reduce(0, i.expand(-1, 3), u, "amax"), 'combine = "max"')
+op("scatter", "scatter_replace_elements", "scatter",
+   [ints(3, 4, dtype=np.int64), np.array([[0, 1], [2, 3], [1, 0]], np.int64), ints(3, dtype=np.int64)],
+   lambda x, i, u: x.index_put((i[:, 0], i[:, 1]), u), 'combine = "replace"')
+CASES.append(Case("scatter", "bincount_weighted", "", [np.array([1, 4, 1, 0], np.int64), floats(4)],
+                  lambda x, w: torch.bincount(x, w.double(), minlength=3).float(), text="""\
+func.func @bincount_weighted(%x: tensor<4xi64>, %w: tensor<4xf32>) -> tensor<?xf32> {
+  %r = "mlc.bincount"(%x, %w) {minlength = 3 : i64} : (tensor<4xi64>, tensor<4xf32>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}"""))
+chain("complex", "complex_real", """\
+  %c = "mlc.complex"(%a0, %a1) : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xcomplex<f32>>
+  %r = "mlc.real"(%c) : (tensor<3x4xcomplex<f32>>) -> $R""", [floats(3, 4), floats(4)],
+      lambda re, im: torch.complex(re, im.expand(3, 4)).real)
+chain("complex", "complex_imag", """\
+  %c = "mlc.complex"(%a0, %a1) : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xcomplex<f32>>
+  %r = "mlc.imag"(%c) : (tensor<3x4xcomplex<f32>>) -> $R""", [floats(3, 4), floats(4)],
+      lambda re, im: torch.complex(re, im.expand(3, 4)).imag)
+
 # --- the harness -----------------------------------------------------------------
 
 
