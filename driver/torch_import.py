@@ -119,7 +119,7 @@ def _decompose_unknown_ops(program: torch.export.ExportedProgram) -> torch.expor
     """Composite ops torch-mlir does not know (GPT-2's `aten.diff`) are broken into
     ones it does, with PyTorch's own decompositions (export's table first, then the
     wider one, which has `addmv`, then mlc's own in `decompositions.py`), and so are
-    copies of views (`VIEW_COPIES`) and DECOMPOSED_BEFORE_IMPORT; every other op stays whole. A decomposition into
+    the copies of views and losses of DECOMPOSED_AT_IMPORT, and DECOMPOSED_BEFORE_IMPORT; every other op stays whole. A decomposition into
     ops torch-mlir does not know either (special_zeta into prims.zeta) is not taken:
     the error should name the op the user wrote."""
     context = make_context()
