@@ -16,7 +16,7 @@ __all__ = ["bisect", "compile", "coverage", "UserError"]
 
 def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2, pipeline=None,
             dynamic_shapes=None, report=None, target_options=None, allow_fallback: bool = True,
-            external_params=False, repro=None, progress: bool = False):
+            external_params=False, repro=None, progress: bool = False, cache=True):
     """Compiles `model` for `target` ("llvm-cpu"); returns a callable `Compiled`.
 
     `example_args` is a tuple of tensors (or one tensor) of the shapes and dtypes
@@ -35,13 +35,17 @@ def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2
     `repro` names the directory a reproducer goes to when a stage fails for a reason
     that is not the user's (default: a new temporary one; the error names it).
     `progress=True` shows each stage and its time on stderr, when stderr is a terminal.
+    `cache` keeps IREE's executables between compiles and processes: True (the default)
+    uses `MLC_CACHE_DIR` or ~/.cache/mlc, a path uses that directory, False compiles
+    afresh. mlc's passes run either way; `compiled.report["executable cache"]` says
+    "hit" when IREE's compile was skipped.
     """
     from .driver.compile import compile_model
 
     compiled = compile_model(model, example_args, target=target, opt_level=opt_level, pipeline=pipeline,
                              dynamic_shapes=dynamic_shapes, target_options=target_options,
                              allow_fallback=allow_fallback, external_params=external_params, repro=repro,
-                             progress=progress)
+                             progress=progress, cache=cache)
     if report is not None:
         with open(report, "w") as file:
             json.dump(compiled.report, file, indent=2)

@@ -16,11 +16,12 @@ from ..dialects import make_context
 from ..errors import UserError
 from ..passes.lower_torch_fallback import fallback_ops
 from ..pipelines.torch_to_mlc import torch_to_mlc
-from . import diagnostics, iree_backend, reproducer, targets, torch_import
+from . import diagnostics, executable_cache, iree_backend, reproducer, targets, torch_import
 from . import parameters as external_parameters
 from . import profile as profiling
 from .compiled import Compiled, output_roles
 from .dynamic_shapes import report as dynamic_shapes_report
+from .executable_cache import ExecutableCache
 from .graph_summary import count_ops, fusion_groups, matmul_flops
 from .plan_graph import PlanGraph
 from .progress import SILENT, Progress
@@ -114,12 +115,13 @@ def lower_or_retry(module, *, pipeline: pipelines.Pipeline, report: dict, levels
 
 def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pipeline, report: dict, levels=None,
           target_options=None, allow_fallback=True, params=None, repro=None, progress: Progress = SILENT,
-          observe=None):
+          observe=None, cache: ExecutableCache | None = None):
     """Runs the stages after `start` up to `stop`; returns the executable when `stop` is "vmfb".
     With `params` (a path), the large weights go to a parameter archive there, not into the executable.
     A stage that fails for a reason that is not the user's writes a reproducer (to `repro`, a
     directory, or a temporary one) and names it in the error. `observe(level, module)`, if
     given, sees the module at each level reached ("mlc": the optimized graph, "linalg").
+    With `cache`, IREE's compile is skipped when it compiled the same module before.
 
     The "mlc" level is the optimized graph: conversion from torch, then the
     pipeline's graph passes.
@@ -167,13 +169,14 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
     begin = time.perf_counter()
     try:
         with progress.stage(f"compile for {target}"):
-            artifact = chosen.compile(module, targets.check_options(chosen, target_options or {}))
+            artifact = chosen.compile(module, targets.check_options(chosen, target_options or {}), cache)
     except reproducer.IreeCompileFailure as failure:
         written = reproducer.for_iree(repro, f"compile for {target}", failure)
         error = PlanOverTargetLimit if TARGET_LIMIT in str(failure) else UserError
         raise error(f"{failure}\n{reproducer.note(written)}") from None
     report["stages"].append({"stage": f"compile for {target}", "seconds": round(time.perf_counter() - begin, 4)})
     if chosen.is_iree:
+        report["executable cache"] = artifact.cache
         artifact.planned = planned  # what each dispatch runs, for Compiled.profile
         report["runtime driver"] = iree_backend.runtime_driver(target, report.get("matmul flops"), target_options or {})
         report["dispatches"] = iree_backend.dispatch_count(artifact)
@@ -256,9 +259,10 @@ def resolve_pipeline(opt_level=2, pipeline=None) -> pipelines.Pipeline:
 
 def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeline=None, dynamic_shapes=None,
                   target_options=None, allow_fallback=True, external_params=False, repro=None,
-                  progress=False) -> Compiled:
+                  progress=False, cache=True) -> Compiled:
     """See `mlc.compile`."""
     targets.check_options(targets.get(target), target_options or {})
+    cache = executable_cache.resolve(cache)
     params, owned = external_parameters.resolve(external_params, targets.get(target))
     pipeline = resolve_pipeline(opt_level, pipeline)
     start = time.perf_counter()
@@ -280,7 +284,7 @@ def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeli
         artifact = lower_or_retry(module, start="torch", stop="vmfb", target=target, pipeline=pipeline,
                                   report=report, levels=levels, target_options=target_options,
                                   allow_fallback=allow_fallback, params=params, repro=repro, progress=shown,
-                                  observe=keep_plan)
+                                  observe=keep_plan, cache=cache)
     except BaseException:
         if owned:  # the temporary archive is written before IREE compiles; nobody would remove it
             external_parameters.remove(params)

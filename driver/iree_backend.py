@@ -21,6 +21,7 @@ from torch_mlir import ir
 from ..errors import UserError
 from . import parameters as external_parameters
 from . import targets
+from .executable_cache import ExecutableCache
 from .reproducer import IreeCompileFailure
 
 TARGET_FLAGS = {
@@ -91,9 +92,17 @@ def _compiler_diagnostics(error: Exception) -> str:
 class Executable(bytes):
     """A `.vmfb`, with the dispatches IREE's scheduler counted while compiling it,
     which are cheap to keep and slow to recover from the file (disassembling it
-    prints every weight): see `dispatch_statistics`."""
+    prints every weight): see `dispatch_statistics`. `cache` says whether it came
+    from the executable cache: "hit", "miss" (compiled and stored) or "off"."""
 
     statistics: dict = {}
+    cache: str = "off"
+
+    @classmethod
+    def of(cls, vmfb: bytes, statistics: dict, cache: str) -> "Executable":
+        executable = cls(vmfb)
+        executable.statistics, executable.cache = statistics, cache
+        return executable
 
 
 def dispatch_statistics(csv_text: str) -> dict:
@@ -118,28 +127,36 @@ def dispatch_statistics(csv_text: str) -> dict:
     return counts
 
 
-def compile_to_vmfb(module: ir.Operation, target: str, extra_flags=()) -> Executable:
-    """Compiles linalg-on-tensors to an IREE executable for `target`."""
-    with tempfile.TemporaryDirectory() as directory:
-        statistics_file = Path(directory) / "statistics.csv"
-        flags = TARGET_FLAGS.get(target, []) + list(extra_flags) + [
-            "--iree-scheduling-dump-statistics-format=csv",
-            f"--iree-scheduling-dump-statistics-file={statistics_file}",
-        ]
-        bytecode = to_bytecode(module)
-        try:
-            executable = Executable(iree.compiler.compile_str(bytecode, extra_args=flags))
-        except iree.compiler.CompilerToolError as error:
-            message = f"IREE failed to compile for {target}:\n{_compiler_diagnostics(error)}"
-            raise IreeCompileFailure(message, bytecode, _iree_compile_flags(flags)) from None
-        if statistics_file.exists():
-            executable.statistics = dispatch_statistics(statistics_file.read_text())
+def compile_to_vmfb(module: ir.Operation, target: str, extra_flags=(), cache: ExecutableCache | None = None) -> Executable:
+    """Compiles linalg-on-tensors to an IREE executable for `target`, or takes it from
+    `cache` when IREE compiled the same bytes with the same flags before."""
+    flags = TARGET_FLAGS.get(target, []) + list(extra_flags)
+    bytecode = to_bytecode(module)
+    cache = cache if cache is not None and cache.usable else None  # an unusable one has warned why
+    key = cache.key(bytecode, flags) if cache is not None else None
+    entry = cache.get(key) if cache is not None else None
+    if entry is not None:
+        return Executable.of(entry.vmfb, entry.statistics, cache="hit")
+    executable = _compile_bytecode(bytecode, flags, target)
+    executable.cache = "off" if cache is None else "miss"
+    if cache is not None:
+        cache.put(key, executable, executable.statistics)
     return executable
 
 
-def _iree_compile_flags(flags: list[str]) -> list[str]:
-    """iree-compile's flags for what `compile_str` ran, less the statistics dump."""
-    return [flag for flag in flags if not flag.startswith("--iree-scheduling-dump-statistics")]
+def _compile_bytecode(bytecode: bytes, flags: list[str], target: str) -> "Executable":
+    """iree.compiler's compile of `bytecode`, with the dispatch statistics it wrote."""
+    with tempfile.TemporaryDirectory() as directory:
+        statistics_file = Path(directory) / "statistics.csv"
+        dump = ["--iree-scheduling-dump-statistics-format=csv", f"--iree-scheduling-dump-statistics-file={statistics_file}"]
+        try:
+            executable = Executable(iree.compiler.compile_str(bytecode, extra_args=flags + dump))
+        except iree.compiler.CompilerToolError as error:
+            message = f"IREE failed to compile for {target}:\n{_compiler_diagnostics(error)}"
+            raise IreeCompileFailure(message, bytecode, flags) from None
+        if statistics_file.exists():
+            executable.statistics = dispatch_statistics(statistics_file.read_text())
+    return executable
 
 
 _DISPATCH_CALL = "vm.call.variadic @hal.command_buffer.dispatch"
@@ -237,7 +254,7 @@ def _check_cpu_driver(options: dict) -> str:
     return driver
 
 
-def _compile_cpu(module: ir.Operation, options: dict) -> bytes:
+def _compile_cpu(module: ir.Operation, options: dict, cache: ExecutableCache | None = None) -> bytes:
     """With data tiling unless the options turn it off. Where IREE fails with it (3.13's
     data tiling breaks nn.MultiheadAttention at dynamic sizes), mlc compiles again
     without, and the executable's statistics say why."""
@@ -246,12 +263,12 @@ def _compile_cpu(module: ir.Operation, options: dict) -> bytes:
     if not isinstance(data_tiling, bool):
         raise UserError(f"target 'llvm-cpu': data-tiling must be true or false, got {data_tiling!r}")
     if not data_tiling:
-        return _with_statistic(compile_to_vmfb(module, "llvm-cpu"), "data tiling", "off (target option)")
+        return _with_statistic(compile_to_vmfb(module, "llvm-cpu", cache=cache), "data tiling", "off (target option)")
     try:
-        return _with_statistic(compile_to_vmfb(module, "llvm-cpu", DATA_TILING_FLAGS), "data tiling", "on")
+        return _with_statistic(compile_to_vmfb(module, "llvm-cpu", DATA_TILING_FLAGS, cache), "data tiling", "on")
     except UserError as error:
         failure = str(error).splitlines()[1] if len(str(error).splitlines()) > 1 else str(error)
-        executable = compile_to_vmfb(module, "llvm-cpu")  # a failure here is the model's, and raises
+        executable = compile_to_vmfb(module, "llvm-cpu", cache=cache)  # a failure here is the model's, and raises
         return _with_statistic(executable, "data tiling", f"off: IREE failed with it ({failure.strip()})")
 
 
@@ -386,7 +403,7 @@ def _f64_type(module: ir.Operation) -> str | None:
     return found[0] if found else None
 
 
-def _compile_vulkan(module: ir.Operation, options: dict) -> bytes:
+def _compile_vulkan(module: ir.Operation, options: dict, cache: ExecutableCache | None = None) -> bytes:
     """SPIR-V has no f64 math (IREE would demote f64 to f32 and change the results), so
     float64 models are refused; int64 stays exact (emulated in the kernels)."""
     f64 = _f64_type(module)
@@ -394,7 +411,7 @@ def _compile_vulkan(module: ir.Operation, options: dict) -> bytes:
         raise UserError(f"target 'vulkan-spirv' cannot compute in float64 (the model has values of type {f64}); "
                         "convert the model and its inputs to float32 (model.float(), x.float())")
     named = options.get("vulkan-target")  # e.g. "llvmpipe" (lavapipe: native int64, subgroups), "ampere"
-    return compile_to_vmfb(module, "vulkan-spirv", [f"--iree-vulkan-target={named}"] if named else [])
+    return compile_to_vmfb(module, "vulkan-spirv", [f"--iree-vulkan-target={named}"] if named else [], cache)
 
 
 # IREE 3.13 knows these CUDA compute capabilities by name (--iree-cuda-target=sm_N).
@@ -425,11 +442,11 @@ def cuda_flags(sm: int) -> list[str]:
     raise UserError(f"target 'cuda': unknown compute capability sm_{sm} (cuda-sm takes one of {known})")
 
 
-def _compile_cuda(module: ir.Operation, options: dict) -> bytes:
+def _compile_cuda(module: ir.Operation, options: dict, cache: ExecutableCache | None = None) -> bytes:
     sm = options.get("cuda-sm", 80)
     if not isinstance(sm, int) or isinstance(sm, bool):
         raise UserError(f"target 'cuda': cuda-sm must be an integer like 80 or 90, got {sm!r}")
-    return compile_to_vmfb(module, "cuda", cuda_flags(sm))
+    return compile_to_vmfb(module, "cuda", cuda_flags(sm), cache)
 
 
 TARGETS_CAN_RUN = {"vulkan-spirv": functools.cache(lambda: _probe("vulkan")),

@@ -57,8 +57,9 @@ def _check_tensor(kind: str, index: int, type_: ir.Type) -> None:
                         f"main's {kind} {index} is {type_}")
 
 
-def compile_module(module: ir.Operation, options: dict) -> bytes:
-    """Lowers a linalg-on-tensors module to the LLVM dialect; returns it as bytecode."""
+def compile_module(module: ir.Operation, options: dict, cache=None) -> bytes:
+    """Lowers a linalg-on-tensors module to the LLVM dialect; returns it as bytecode.
+    (No executable cache: MLIR's own lowering is quick, and the JIT compiles at load.)"""
     tile, vector = _sizes(options)
     names = set()
     module.walk(lambda op: names.add(op.name) or ir.WalkResult.ADVANCE)

@@ -15,7 +15,17 @@ from torch_mlir import ir
 from ..dialects import make_context
 from ..errors import UserError
 from ..passes.lower_torch_fallback import fallback_note
-from . import coverage, diagnostics, dynamic_shapes, model_loading, parameters, source, targets, torch_import
+from . import (
+    coverage,
+    diagnostics,
+    dynamic_shapes,
+    executable_cache,
+    model_loading,
+    parameters,
+    source,
+    targets,
+    torch_import,
+)
 from . import profile as profiling
 from .bisect import bisect
 from .cli import ArgumentParser, run_tool, write_output
@@ -59,6 +69,9 @@ def _argument_parser() -> ArgumentParser:
     parser.add_argument("--bisect", action="store_true",
                         help="compare with eager after each pass (Python models): print the first pass after which "
                              "the result departs from eager, and the first op it got wrong, with its source line")
+    parser.add_argument("--no-cache", dest="cache", action="store_false",
+                        help="compile with IREE afresh, not from the executable cache (MLC_CACHE_DIR, default "
+                             "~/.cache/mlc; the report's 'executable cache' says hit or miss)")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress on stderr (shown only on a terminal: each stage and its time)")
     parser.add_argument("--coverage", action="store_true",
@@ -201,7 +214,7 @@ def _main(argv) -> int:
     vmfb = lower_or_retry(module, start=level, stop=args.emit, target=args.target, pipeline=pipeline, report=report,
                  target_options=target_options, allow_fallback=args.allow_fallback, params=args.params,
                  repro=args.repro, progress=progress,
-                 observe=keep_plan)
+                 observe=keep_plan, cache=executable_cache.resolve(args.cache))
     if "retried" in report:
         print(f"mlc-compile: warning: {report['retried']['note']}", file=sys.stderr)
     if report.get("fallback"):

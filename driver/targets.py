@@ -9,7 +9,6 @@ import dataclasses
 from typing import Callable
 
 import numpy as np
-from torch_mlir import ir
 
 from ..errors import UserError
 
@@ -19,7 +18,7 @@ class Target:
     name: str
     description: str
     needs: str  # what running it needs, for --list-targets
-    compile: Callable[[ir.Operation, dict], bytes]  # (linalg module, target options) -> artifact
+    compile: Callable[..., bytes]  # (linalg module, target options, ExecutableCache or None) -> artifact
     load: Callable[..., Callable[..., list[np.ndarray]]]  # (artifact, parameters=None, driver=None) -> function
     can_run: Callable[[], tuple[bool, str]]  # (whether this machine can run it, why not)
     is_iree: bool = True  # the artifact is a .vmfb (dispatch counts, iree-run-module)

@@ -17,6 +17,9 @@ config.excludes = ["lit.cfg.py", "not.py", "pytest", "inputs", "conformance", "_
 bin_dir = os.path.dirname(sys.executable)
 config.environment["PATH"] = os.pathsep.join([bin_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
+# The executable cache of the tests: `make` names one under build/, which a fresh clone has empty.
+config.environment["MLC_CACHE_DIR"] = os.environ.get(
+    "MLC_CACHE_DIR", os.path.join(config.test_source_root, "..", "build", "cache"))
 if "PYTHONPATH" in os.environ:  # an mlc ahead of the installed one (a git worktree's)
     config.environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
 config.substitutions.append(("%PYTHON", sys.executable))

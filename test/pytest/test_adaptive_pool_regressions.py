@@ -11,6 +11,7 @@ import textwrap
 
 import pytest
 
+pytestmark = pytest.mark.iree  # each child compiles for llvm-cpu
 CHILD = textwrap.dedent("""
     import sys
     import torch

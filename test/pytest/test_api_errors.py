@@ -22,26 +22,31 @@ def compiled():
     return mlc.compile(Scale(), (torch.randn(2, 3),))
 
 
+@pytest.mark.iree
 def test_wrong_input_count(compiled):
     with pytest.raises(mlc.UserError, match=r"expected 1 input\(s\), got 2"):
         compiled(torch.randn(2, 3), torch.randn(2, 3))
 
 
+@pytest.mark.iree
 def test_wrong_shape(compiled):
     with pytest.raises(mlc.UserError, match=r"input 0: expected shape \[2, 3\], got \[3, 2\]"):
         compiled(torch.randn(3, 2))
 
 
+@pytest.mark.iree
 def test_wrong_dtype(compiled):
     with pytest.raises(mlc.UserError, match="input 0: expected dtype torch.float32, got torch.int64"):
         compiled(torch.ones(2, 3, dtype=torch.int64))
 
 
+@pytest.mark.iree
 def test_not_a_tensor(compiled):
     with pytest.raises(mlc.UserError, match="input 0: expected a tensor, got str"):
         compiled("x")
 
 
+@pytest.mark.iree
 def test_unknown_ir_level(compiled):
     with pytest.raises(mlc.UserError, match="unknown IR level 'llvm'"):
         compiled.ir("llvm")
@@ -72,6 +77,7 @@ class ZetaAndPolar(torch.nn.Module):
         return torch.special.zeta(x, x) + torch.view_as_real(torch.polar(x, x).flip(0).square()).sum(-1)  # complex
 
 
+@pytest.mark.iree
 def test_unknown_and_unconvertible_ops_are_reported_in_one_round():
     """zeta is unknown to torch-mlir (the import stops there); flip and the product of
     complex numbers have no conversion to mlc (polar and view_as_real have). All are in

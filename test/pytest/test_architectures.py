@@ -12,7 +12,7 @@ import torch
 
 import mlc
 
-pytestmark = pytest.mark.models
+pytestmark = [pytest.mark.models, pytest.mark.iree]
 
 # torch ops each model leaves to torch-mlir's lowering, and why mlc does not convert them.
 FALLBACK = {

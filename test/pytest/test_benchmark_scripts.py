@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.iree]  # the scripts compile with IREE
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 

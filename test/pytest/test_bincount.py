@@ -8,10 +8,10 @@ Negative values, on which torch raises, are not counted: mlc cannot raise at run
 
 import pytest
 import torch
-from op_module import Apply
+from conftest import assert_matches, compile_and_compare
 from torch.export import Dim
 
-import mlc
+pytestmark = pytest.mark.iree
 
 
 def values(*items, dtype=torch.int64):
@@ -22,18 +22,13 @@ def floats(n, dtype=torch.float32):
     return torch.rand(n, generator=torch.Generator().manual_seed(n)).to(dtype)
 
 
-def _compile(fn, *inputs, opt_level=2, dynamic_shapes=None):
-    compiled = mlc.compile(Apply(fn), inputs, target="llvm-cpu", opt_level=opt_level, allow_fallback=False,
-                           dynamic_shapes=dynamic_shapes)
+def _compile_and_compare(fn, *inputs, opt_level=2, dynamic_shapes=None, call_with=None):
+    """Compiled strictly for llvm-cpu at `inputs` and compared with eager on `call_with`
+    (default: `inputs`); floats to rtol=1e-5, atol=1e-6."""
+    compiled = compile_and_compare(fn, *inputs, rtol=1e-5, atol=1e-6, call_with=call_with, target="llvm-cpu",
+                                   opt_level=opt_level, allow_fallback=False, dynamic_shapes=dynamic_shapes)
     assert "fallback" not in str(compiled.report)
     return compiled
-
-
-def _check_run(compiled, fn, *inputs):
-    expected = fn(*inputs)
-    actual = compiled(*inputs)
-    assert actual.dtype == expected.dtype
-    torch.testing.assert_close(actual, expected, rtol=1e-5, atol=1e-6)
 
 
 CASES = {
@@ -55,29 +50,27 @@ CASES = {
 @pytest.mark.parametrize("name", CASES)
 def test_strict_matches_eager(name, opt_level):
     fn, inputs = CASES[name]
-    _check_run(_compile(fn, *inputs, opt_level=opt_level), fn, *inputs)
+    _compile_and_compare(fn, *inputs, opt_level=opt_level)
 
 
 def test_o1_matches_eager():
     fn, inputs = CASES["float_weights_minlength"]
-    _check_run(_compile(fn, *inputs, opt_level=1), fn, *inputs)
+    _compile_and_compare(fn, *inputs, opt_level=1)
 
 
 def test_the_length_follows_each_run_values():
     """Compiled once, the result's length is each run's max + 1."""
     fn = lambda x: torch.bincount(x, minlength=3)  # noqa: E731
-    compiled = _compile(fn, values(1, 3, 3, 0))
-    for x in (values(0, 0, 1, 1), values(9, 2, 2, 2), values(1, 2, 0, 40)):
-        _check_run(compiled, fn, x)
+    runs = [(x,) for x in (values(0, 0, 1, 1), values(9, 2, 2, 2), values(1, 2, 0, 40))]
+    _compile_and_compare(fn, values(1, 3, 3, 0), call_with=runs)
 
 
 def test_dynamic_input_length():
     fn = lambda x, w: torch.bincount(x, w)  # noqa: E731
     n = Dim("n")
-    compiled = _compile(fn, values(1, 3, 3, 0), floats(4), dynamic_shapes=(({0: n}, {0: n}),))
-    for n in (2, 7, 30):
-        x = torch.randint(0, 10, (n,), generator=torch.Generator().manual_seed(n))
-        _check_run(compiled, fn, x, floats(n))
+    runs = [(torch.randint(0, 10, (size,), generator=torch.Generator().manual_seed(size)), floats(size))
+            for size in (2, 7, 30)]
+    _compile_and_compare(fn, values(1, 3, 3, 0), floats(4), dynamic_shapes=(({0: n}, {0: n}),), call_with=runs)
 
 
 @pytest.mark.parametrize("opt_level", [0, 2])
@@ -85,21 +78,20 @@ def test_dynamic_input_length_without_weights(opt_level):
     """Empty at run time too. The ones are computed from the input: a fill of them
     fused into the scatter made IREE size a stack buffer by the input's largest size."""
     fn = lambda x: torch.bincount(x, minlength=2)  # noqa: E731
-    n = Dim("n", min=0)
-    compiled = _compile(fn, values(1, 3, 3, 0), opt_level=opt_level, dynamic_shapes=(({0: n},),))
-    for x in (values(), values(5), values(0, 7, 7), values(*range(40))):
-        _check_run(compiled, fn, x)
+    runs = [(x,) for x in (values(), values(5), values(0, 7, 7), values(*range(40)))]
+    _compile_and_compare(fn, values(1, 3, 3, 0), opt_level=opt_level, dynamic_shapes=(({0: Dim("n", min=0)},),),
+                         call_with=runs)
 
 
 def test_negative_values_are_not_counted():
     """torch raises; mlc counts the other values, and the length is theirs."""
-    compiled = _compile(lambda x: torch.bincount(x), values(1, 3, 3, 0))
-    torch.testing.assert_close(compiled(values(-2, 3, 1, -7)), torch.bincount(values(3, 1)))
-    torch.testing.assert_close(compiled(values(-2, -1, -5, -7)), torch.bincount(values()))
+    compiled = _compile_and_compare(lambda x: torch.bincount(x), values(1, 3, 3, 0))
+    assert_matches(compiled(values(-2, 3, 1, -7)), torch.bincount(values(3, 1)))
+    assert_matches(compiled(values(-2, -1, -5, -7)), torch.bincount(values()))
 
 
 def test_the_graph_has_bincount_and_no_assertion():
-    compiled = _compile(lambda x: torch.bincount(x, minlength=2), values(1, 6, 3, 0))
+    compiled = _compile_and_compare(lambda x: torch.bincount(x, minlength=2), values(1, 6, 3, 0))
     mlc_ir = compiled.ir("mlc")
     assert '"mlc.bincount"' in mlc_ir and "{minlength = 2 : i64}" in mlc_ir
     assert "torch." not in mlc_ir

@@ -73,12 +73,14 @@ def seeded(cls):
     return model
 
 
+@pytest.mark.iree
 def test_correct_pipeline_reports_nothing():
     report = mlc.bisect(seeded(MLP), (torch.randn(4, 8),))
     assert (report.pass_name, report.op, report.location, report.max_error) == (None, None, None, None)
     assert str(report).startswith("mlc matches eager after every pass")
 
 
+@pytest.mark.iree
 def test_names_the_wrong_pass_and_the_fused_op_it_broke():
     pipeline = mlc.pipelines.get("O2").append(BreakRelu())  # after mlc-fuse: the relu is inside a group
     report = mlc.bisect(seeded(MLP), (torch.randn(4, 8),), pipeline=pipeline)
@@ -88,6 +90,7 @@ def test_names_the_wrong_pass_and_the_fused_op_it_broke():
     assert f"after pass 'test-break-relu'; first wrong op: {report.op} at {report.location}" in str(report)
 
 
+@pytest.mark.iree
 def test_reads_nhwc_values_as_eager_nchw():
     pipeline = mlc.pipelines.get("O2")
     pipeline.insert(pipeline.passes.index("mlc-convert-layout{layout=nhwc}") + 1, BreakRelu())
@@ -96,6 +99,7 @@ def test_reads_nhwc_values_as_eager_nchw():
     assert report.op == "mlc.abs" and report.location.endswith(relu_line(ConvNet))
 
 
+@pytest.mark.iree
 def test_mlc_compile_bisect():
     command = [Path(sys.executable).parent / "mlc-compile", f"{ROOT}/examples/models.py:make_cnn",
                "--input-shape", "2x3x32x32xf32", "--bisect"]

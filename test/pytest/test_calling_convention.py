@@ -55,12 +55,14 @@ class MaxOfBytes(torch.nn.Module):
         return x.max()
 
 
+@pytest.mark.iree
 def test_0d_tensor_input():
     x, scale = torch.randn(3), torch.tensor(2.5)
     compiled = mlc.compile(Scaled(), (x, scale))
     torch.testing.assert_close(compiled(x, scale), x * 2.5)
 
 
+@pytest.mark.iree
 def test_python_number_result():
     x = torch.randn(5)
     total, size = mlc.compile(SizeAndSum(), (x,))(x)
@@ -68,6 +70,7 @@ def test_python_number_result():
     torch.testing.assert_close(total, x.sum())
 
 
+@pytest.mark.iree
 def test_results_kept_across_calls_keep_their_values():
     """Each result owns its memory: 0-d bfloat16 results made from IREE's mapped buffer
     read back as 0.0 once later calls had run (OpInfo's `bfloat16` case, now and then)."""
@@ -77,6 +80,7 @@ def test_results_kept_across_calls_keep_their_values():
     assert all(r.dtype == torch.bfloat16 and r.item() == -8.5 for r in results)
 
 
+@pytest.mark.iree
 def test_several_results_and_the_same_tensor_twice():
     x = torch.randn(4)
     y, (again, doubled), named = mlc.compile(SameTwice(), (x,))(x)
@@ -86,6 +90,7 @@ def test_several_results_and_the_same_tensor_twice():
     torch.testing.assert_close(named["y"], x + 1)
 
 
+@pytest.mark.iree
 def test_input_changed_in_place_is_changed_for_the_caller():
     compiled = mlc.compile(AddsInPlace(), (torch.zeros(3),))
     x = torch.zeros(3)
@@ -98,6 +103,7 @@ def test_buffer_changed_in_place_is_refused_before_compiling():
         mlc.compile(CountsCalls(), (torch.randn(3),))
 
 
+@pytest.mark.iree
 def test_uint8_results_are_uint8():
     x = torch.tensor([[200, 3], [250, 1]], dtype=torch.uint8)
     plus, times = mlc.compile(Bytes(), (x,), allow_fallback=False)(x)

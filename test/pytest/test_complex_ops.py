@@ -9,7 +9,7 @@ mode and taken by torch-mlir's fallback by default.
 
 import pytest
 import torch
-from op_module import Apply
+from conftest import Apply, compile_and_compare
 
 import mlc
 
@@ -18,14 +18,8 @@ def floats(*shape, dtype=torch.float32):
     return torch.randn(*shape, generator=torch.Generator().manual_seed(sum(shape)), dtype=dtype)
 
 
-def _check(fn, *inputs, opt_level=2, allow_fallback=False):
-    model = Apply(fn)
-    expected = model(*inputs)
-    compiled = mlc.compile(model, inputs, target="llvm-cpu", opt_level=opt_level, allow_fallback=allow_fallback)
-    actual = compiled(*inputs)
-    assert actual.dtype == expected.dtype
-    torch.testing.assert_close(actual, expected, rtol=1e-5, atol=1e-5)
-    return compiled
+# mlc's own conversions only, for llvm-cpu; floats compared to rtol=1e-5, atol=1e-5
+STRICT = {"rtol": 1e-5, "atol": 1e-5, "target": "llvm-cpu", "allow_fallback": False}
 
 
 CASES = {
@@ -44,24 +38,28 @@ CASES = {
 }
 
 
+@pytest.mark.iree
 @pytest.mark.parametrize("name", CASES)
 def test_strict_matches_eager(name):
     fn, inputs = CASES[name]
-    compiled = _check(fn, *inputs)
+    compiled = compile_and_compare(fn, *inputs, **STRICT)
     assert "fallback" not in compiled.report
 
 
+@pytest.mark.iree
 @pytest.mark.parametrize("opt_level", [0, 2])
 def test_polar_between_real_ops_at_each_level(opt_level):
     a, b = floats(3, 4), floats(3, 4)
-    compiled = _check(lambda a, b: torch.view_as_real(torch.polar(a, b)) * 2, a, b, opt_level=opt_level)
+    compiled = compile_and_compare(lambda a, b: torch.view_as_real(torch.polar(a, b)) * 2, a, b, **STRICT,
+                                   opt_level=opt_level)
     mlc_ir = compiled.ir("mlc")
     assert '"mlc.complex"' in mlc_ir and '"mlc.real"' in mlc_ir and '"mlc.imag"' in mlc_ir
     assert "torch.aten" not in mlc_ir
 
 
+@pytest.mark.iree
 def test_empty_complex_result():
-    _check(lambda x: torch.view_as_complex(x), torch.zeros(0, 2))
+    compile_and_compare(lambda x: torch.view_as_complex(x), torch.zeros(0, 2), **STRICT)
 
 
 def _complex_product(a, b):
@@ -78,7 +76,8 @@ def test_complex_product_is_named_in_strict_mode():
     assert "[complex tensors: mlc only builds them and takes them apart" in message
 
 
+@pytest.mark.iree
 def test_complex_product_takes_the_fallback_by_default():
-    compiled = _check(_complex_product, floats(3), floats(3), allow_fallback=True)
+    compiled = compile_and_compare(_complex_product, floats(3), floats(3), **{**STRICT, "allow_fallback": True})
     assert compiled.report["fallback"] == {"torch.aten.mul.Tensor": 1}
     assert '"mlc.complex"' in compiled.ir("mlc")  # the parts still become the complex in mlc

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.iree  # the workers compile each case with IREE
 CONFORMANCE = Path(__file__).resolve().parents[1] / "conformance"
 sys.path.insert(0, str(CONFORMANCE))
 

@@ -8,12 +8,13 @@ the window's products in another order than a direct convolution.
 import large_models  # examples/, on the path through conftest.py
 import pytest
 import torch
+from conftest import ATOL, RTOL
 from torch import nn
 
 import mlc
 from mlc import pipelines
 
-RTOL, ATOL = 1e-4, 1e-5
+pytestmark = pytest.mark.iree
 
 
 def layer3_to_layer4():

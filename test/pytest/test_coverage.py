@@ -28,6 +28,7 @@ def report():
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 def test_converted_op_lowers_and_compiles_everywhere(report):
     linear = report.row("torch.aten.linear")
     assert linear.count == 1 and linear.converts.ok and linear.lowers.ok
@@ -38,6 +39,7 @@ def test_converted_op_lowers_and_compiles_everywhere(report):
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 def test_unconverted_op_compiles_through_the_fallback(report):
     """A product of complex numbers: mlc declines it (with the reason), torch-mlir lowers it."""
     row = report.row("torch.aten.mul.Tensor")
@@ -50,6 +52,7 @@ def test_unconverted_op_compiles_through_the_fallback(report):
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 @pytest.mark.parametrize("op, made", [("torch.aten.polar", "mlc.complex"), ("torch.aten.view_as_real", "mlc.real")])
 def test_complex_ops_convert_and_compile_on_iree(report, op, made):
     row = report.row(op)
@@ -59,6 +62,7 @@ def test_complex_ops_convert_and_compile_on_iree(report, op, made):
     assert not row.targets["mlir-cpu"].ok and "complex<f32>" in row.targets["mlir-cpu"].detail
 
 
+@pytest.mark.iree
 def test_a_refused_fallback_gives_the_reason():
     """A 33x33 determinant: mlc's LU stops at 32x32, and the fallback refuses it
     (torch-mlir's lowering is known wrong); both reasons are in the row."""
@@ -70,6 +74,7 @@ def test_a_refused_fallback_gives_the_reason():
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 def test_a_target_compiler_failure_is_reported_with_its_source_line(report):
     kthvalue = report.row("torch.aten.kthvalue")
     assert kthvalue.fallback.ok
@@ -79,6 +84,7 @@ def test_a_target_compiler_failure_is_reported_with_its_source_line(report):
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 def test_op_nothing_lowers_is_reported_with_its_source_line(report):
     erfinv = report.row("torch.aten.erfinv")
     assert not erfinv.converts.ok and not erfinv.fallback.ok
@@ -91,6 +97,7 @@ def test_op_nothing_lowers_is_reported_with_its_source_line(report):
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 def test_table_and_json(report):
     table = str(report)
     assert table.splitlines()[0].split() == ["torch", "op", "count", "converts", "to", "mlc", "lowers",
@@ -120,6 +127,7 @@ def test_not_a_module_is_an_error():
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 def test_resnet18_coverage_is_fast():
     """Instances sharing a signature are checked once: ResNet-18 well under a minute."""
     examples = Path(__file__).resolve().parents[2] / "examples"
@@ -139,6 +147,7 @@ class BesselAndRelu(torch.nn.Module):
         return torch.special.bessel_j0(x) + torch.relu(x)  # line BESSEL
 
 
+@pytest.mark.iree
 def test_an_op_torch_mlir_does_not_know_is_a_row_not_an_error():
     """torch-mlir has no op for special_bessel_j0: it is reported in the table, and the
     rest of the model is checked (zeros stand in for it, and are not reported)."""

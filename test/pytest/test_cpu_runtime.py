@@ -12,6 +12,7 @@ from mlc.driver import iree_backend
 pytestmark = pytest.mark.slow
 
 
+@pytest.mark.iree
 def test_matmul_flops_count_matmuls_and_convolutions():
     model = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.Flatten(), nn.Linear(8 * 6 * 6, 10)).eval()
     x = torch.randn(2, 3, 6, 6)
@@ -21,6 +22,7 @@ def test_matmul_flops_count_matmuls_and_convolutions():
     assert compiled.report["matmul flops"] == conv + linear
 
 
+@pytest.mark.iree
 def test_small_models_run_on_the_calling_thread():
     torch.manual_seed(0)
     small, x = models.make_mlp(), torch.randn(8, 64)
@@ -46,6 +48,7 @@ def test_cpu_options_are_checked():
         mlc.compile(model, (x,), target_options={"data-tiling": "yes"})
 
 
+@pytest.mark.iree
 def test_data_tiling_falls_back_where_iree_fails_with_it():
     """IREE 3.13's data tiling breaks nn.MultiheadAttention at dynamic sizes; mlc compiles
     again without it, says why, and the model still runs."""

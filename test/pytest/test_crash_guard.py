@@ -15,6 +15,7 @@ class ToComplex(torch.nn.Module):
         return x.cfloat()
 
 
+@pytest.mark.iree
 def test_a_crash_in_torch_mlir_is_an_error():
     with pytest.raises(mlc.UserError, match=r"torch-mlir crashed \(SIGABRT\) bringing the model to its backend "
                                             r"contract; nothing else was lost.*torch.aten._to_copy"):

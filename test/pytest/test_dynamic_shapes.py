@@ -3,46 +3,41 @@ checked against eager; and the report of what torch.export specialized."""
 
 import pytest
 import torch
+from conftest import compile_and_compare
 from torch.export import Dim
 
 import mlc
 import models
 
 
-def _check(compiled, model, *args):
-    with torch.no_grad():
-        expected = model(*args)
-    torch.testing.assert_close(compiled(*args), expected, rtol=1e-4, atol=1e-5)
-
-
 @pytest.mark.slow
+@pytest.mark.iree
 def test_dynamic_batch_mlp_runs_at_several_sizes():
-    model = models.make_mlp()
-    compiled = mlc.compile(model, (torch.randn(8, 64),), dynamic_shapes=({0: Dim("batch")},))
+    runs = [(torch.randn(batch, 64),) for batch in (1, 5, 64)]
+    compiled = compile_and_compare(models.make_mlp(), torch.randn(8, 64), dynamic_shapes=({0: Dim("batch")},),
+                                   call_with=runs)
     assert compiled.report["dynamic shapes"]["inputs"][0][1] == "64"
-    for batch in (1, 5, 64):
-        _check(compiled, model, torch.randn(batch, 64))
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 def test_dynamic_batch_and_sequence_transformer_block():
     """nn.MultiheadAttention views [seq, batch * heads, head_dim]: sizes computed from both symbols."""
-    model = models.make_transformer_block()
     dims = {0: Dim("batch", max=64), 1: Dim("seq", min=2, max=512)}
-    compiled = mlc.compile(model, (torch.randn(2, 16, 128),), dynamic_shapes=(dims,))
+    runs = [(torch.randn(*shape, 128),) for shape in ((1, 8), (3, 40), (2, 128))]
+    compiled = compile_and_compare(models.make_transformer_block(), torch.randn(2, 16, 128), dynamic_shapes=(dims,),
+                                   call_with=runs)
     batch, seq, hidden = compiled.report["dynamic shapes"]["inputs"][0]
     assert batch.endswith("in [0, 64]") and seq.endswith("in [2, 512]") and hidden == "128"
     assert compiled.report["dynamic shapes"]["specialized"] == []
-    for shape in ((1, 8), (3, 40), (2, 128)):
-        _check(compiled, model, torch.randn(*shape, 128))
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 def test_dynamic_batch_cnn():
-    model = models.make_cnn()
-    compiled = mlc.compile(model, (torch.randn(2, 3, 64, 64),), dynamic_shapes=({0: Dim("batch")},))
-    for batch in (1, 3):
-        _check(compiled, model, torch.randn(batch, 3, 64, 64))
+    runs = [(torch.randn(batch, 3, 64, 64),) for batch in (1, 3)]
+    compile_and_compare(models.make_cnn(), torch.randn(2, 3, 64, 64), dynamic_shapes=({0: Dim("batch")},),
+                        call_with=runs)
 
 
 class AddsFixedTable(torch.nn.Module):
@@ -56,6 +51,7 @@ class AddsFixedTable(torch.nn.Module):
         return x + self.table
 
 
+@pytest.mark.iree
 def test_report_names_the_sizes_torch_export_specialized():
     compiled = mlc.compile(AddsFixedTable(), (torch.randn(8, 16),), dynamic_shapes=({0: Dim.AUTO, 1: Dim.AUTO},))
     report = compiled.report["dynamic shapes"]
@@ -69,6 +65,7 @@ def test_a_size_a_named_dim_cannot_take_is_one_error():
         mlc.compile(AddsFixedTable(), (torch.randn(8, 16),), dynamic_shapes=({0: Dim("rows")},))
 
 
+@pytest.mark.iree
 def test_a_call_outside_the_static_sizes_is_refused():
     model = models.make_mlp()
     compiled = mlc.compile(model, (torch.randn(8, 64),), dynamic_shapes=({0: Dim("batch")},))

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 import torch
+from conftest import assert_matches
 from torch import nn
 
 from mlc.driver.dynamo_backend import CompiledGraph, mlc_backend
 
 pytestmark = pytest.mark.slow
-RTOL, ATOL = 1e-4, 1e-5
 
 
 @pytest.fixture(autouse=True)
@@ -84,11 +84,12 @@ def seeded(cls):
     return cls().eval()
 
 
-def assert_matches(model, compiled, *shapes):
+def matches_eager(model, compiled, *shapes):
+    """`compiled` (the torch.compile'd `model`) matches eager on a random input of each shape."""
     with torch.no_grad():
         for shape in shapes:
             x = torch.randn(*shape)
-            torch.testing.assert_close(compiled(x), model(x), rtol=RTOL, atol=ATOL)
+            assert_matches(compiled(x), model(x))
 
 
 def test_found_by_name_without_importing_mlc():
@@ -97,41 +98,46 @@ def test_found_by_name_without_importing_mlc():
     assert "mlc_backend" in out
 
 
+@pytest.mark.iree
 @pytest.mark.parametrize("cls, shape", [(MLP, (4, 16)), (ConvNet, (2, 3, 16, 16))])
 def test_matches_eager_and_runs_on_mlc(cls, shape):
     model, backend = seeded(cls), Recording()
-    assert_matches(model, torch.compile(model, backend=backend), shape, shape)
+    matches_eager(model, torch.compile(model, backend=backend), shape, shape)
     assert len(backend.executables()) == 1 and None not in backend.executables()
 
 
+@pytest.mark.iree
 def test_graph_break(capsys):
     model, backend = seeded(WithGraphBreak), Recording()
-    assert_matches(model, torch.compile(model, backend=backend), (3, 8))
+    matches_eager(model, torch.compile(model, backend=backend), (3, 8))
     assert "norm" in capsys.readouterr().out
     assert len(backend.graphs) >= 2 and None not in backend.executables()
 
 
+@pytest.mark.iree
 def test_new_shapes_compile_once_each():
     """Dynamo recompiles on the second shape with the batch size symbolic (its automatic
     dynamic): mlc compiles that graph once, with a dynamic batch, for all later sizes."""
     model, backend = seeded(MLP), Recording()
-    assert_matches(model, torch.compile(model, backend=backend), (2, 16), (3, 16), (3, 16), (2, 16), (5, 16))
+    matches_eager(model, torch.compile(model, backend=backend), (2, 16), (3, 16), (3, 16), (2, 16), (5, 16))
     static, dynamic = backend.graphs
     assert len(static.executables) == 1 and static.dynamic is None and None not in backend.executables()
     assert dynamic.dynamic is not None and dynamic.executables == {}
 
 
+@pytest.mark.iree
 def test_dynamic_true():
     model, backend = seeded(MLP), Recording()
-    assert_matches(model, torch.compile(model, backend=backend, dynamic=True), (2, 16), (7, 16), (3, 16))
+    matches_eager(model, torch.compile(model, backend=backend, dynamic=True), (2, 16), (7, 16), (3, 16))
     (graph,) = backend.graphs
     assert graph.dynamic is not None and graph.executables == {}
     assert graph.dynamic.report["dynamic shapes"]  # mlc's own dynamic shapes, one executable
 
 
+@pytest.mark.iree
 def test_options_reach_mlc():
     model, backend = seeded(MLP), Recording()
-    assert_matches(model, torch.compile(model, backend=backend, options={"opt_level": 0}), (4, 16))
+    matches_eager(model, torch.compile(model, backend=backend, options={"opt_level": 0}), (4, 16))
     assert backend.graphs[0].settings.opt_level == 0
     assert backend.executables()[0].report["pipeline"] != Recording and None not in backend.executables()
 
@@ -146,13 +152,14 @@ def test_bad_options_are_errors(options, message):
         torch.compile(model, backend="mlc", options=options)(torch.randn(2, 16))
 
 
+@pytest.mark.iree
 def test_changed_weights_recompile():
     model, backend = seeded(MLP), Recording()
     compiled = torch.compile(model, backend=backend)
-    assert_matches(model, compiled, (4, 16))
+    matches_eager(model, compiled, (4, 16))
     with torch.no_grad():
         model.net[0].weight.mul_(2)
-    assert_matches(model, compiled, (4, 16))
+    matches_eager(model, compiled, (4, 16))
 
 
 def test_uncompilable_graph_runs_eagerly_with_one_warning():
@@ -160,7 +167,7 @@ def test_uncompilable_graph_runs_eagerly_with_one_warning():
     compiled = torch.compile(model, backend=backend)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        assert_matches(model, compiled, (3, 8), (3, 8))
+        matches_eager(model, compiled, (3, 8), (3, 8))
     messages = [str(w.message) for w in caught if "mlc" in str(w.message)]
     assert len(messages) == 1 and "runs eagerly" in messages[0]
     assert "no conversion to mlc" in messages[0] and "test_dynamo_backend.py" in messages[0]  # the op, located
@@ -177,6 +184,7 @@ def test_autograd_runs_eagerly():
 
 
 @pytest.mark.models
+@pytest.mark.iree
 @pytest.mark.parametrize("name", ["resnet18", "bert_base"])
 def test_zoo_model_matches_eager(name):
     """Real architectures through Dynamo: one graph each, compiled by mlc, within the zoo's tolerance."""

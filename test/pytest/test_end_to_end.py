@@ -10,13 +10,12 @@ import zipfile
 
 import pytest
 import torch
+from conftest import ATOL, RTOL
 
 import mlc
 import models  # examples/models.py, on the path through conftest.py
 
-pytestmark = pytest.mark.slow
-
-RTOL, ATOL = 1e-4, 1e-5
+pytestmark = [pytest.mark.slow, pytest.mark.iree]
 
 
 def test_matches_eager(example_model):

@@ -12,13 +12,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from conftest import ATOL, RTOL
 
 import mlc
 from mlc.driver import parameters, targets
 
 pytestmark = pytest.mark.slow
 
-RTOL, ATOL = 1e-4, 1e-5
 TOOLS = Path(sys.executable).parent
 
 
@@ -47,6 +47,7 @@ def inline_and_external(mlp):
     return mlc.compile(model, (x,)), mlc.compile(model, (x,), external_params=True)
 
 
+@pytest.mark.iree
 def test_archive_holds_the_weights_and_the_vmfb_does_not(mlp, inline_and_external):
     model, _, _ = mlp
     inline, external = inline_and_external
@@ -58,6 +59,7 @@ def test_archive_holds_the_weights_and_the_vmfb_does_not(mlp, inline_and_externa
     assert len(inline.vmfb) > weight_bytes(model)
 
 
+@pytest.mark.iree
 def test_results_match_eager(mlp, inline_and_external):
     _, x, expected = mlp
     inline, external = inline_and_external
@@ -65,6 +67,7 @@ def test_results_match_eager(mlp, inline_and_external):
     torch.testing.assert_close(external(x), inline(x), rtol=0, atol=0)
 
 
+@pytest.mark.iree
 def test_saved_pair_runs_under_iree_run_module(tmp_path, mlp, inline_and_external):
     _, x, expected = mlp
     _, external = inline_and_external
@@ -78,6 +81,7 @@ def test_saved_pair_runs_under_iree_run_module(tmp_path, mlp, inline_and_externa
     torch.testing.assert_close(torch.from_numpy(np.load(tmp_path / "y.npy")), expected, rtol=RTOL, atol=ATOL)
 
 
+@pytest.mark.iree
 def test_saved_vmfb_alone_has_no_weights(tmp_path, inline_and_external):
     _, external = inline_and_external
     external.save(tmp_path / "m.vmfb", params=tmp_path / "weights.irpa")
@@ -87,6 +91,7 @@ def test_saved_vmfb_alone_has_no_weights(tmp_path, inline_and_external):
     assert result.returncode != 0 and "no provider registered that handles scopes like 'model'" in result.stderr
 
 
+@pytest.mark.iree
 def test_archive_at_a_given_path_stays(tmp_path, mlp):
     model, x, expected = mlp
     path = tmp_path / "weights.irpa"
@@ -99,6 +104,7 @@ def test_archive_at_a_given_path_stays(tmp_path, mlp):
     assert path.exists()
 
 
+@pytest.mark.iree
 def test_temporary_archive_goes_with_the_compiled_model(mlp):
     model, x, _ = mlp
     compiled = mlc.compile(model, (x,), external_params=True)
@@ -109,6 +115,7 @@ def test_temporary_archive_goes_with_the_compiled_model(mlp):
     assert not os.path.exists(path)
 
 
+@pytest.mark.iree
 def test_vulkan_loads_the_archive(mlp):
     model, x, expected = mlp
     runs, why = targets.get("vulkan-spirv").can_run()
@@ -119,6 +126,7 @@ def test_vulkan_loads_the_archive(mlp):
     torch.testing.assert_close(compiled(x), expected, rtol=RTOL, atol=ATOL)
 
 
+@pytest.mark.iree
 def test_small_constants_stay_inline():
     """A model with no weight of MIN_BYTES or more writes an empty archive and still runs."""
     model = torch.nn.Linear(4, 3).eval()
@@ -153,6 +161,7 @@ def test_archive_write_failure_is_a_user_error(tmp_path):
         parameters.write_archive({"w": np.zeros(1024, np.float32)}, tmp_path / "missing" / "w.irpa")
 
 
+@pytest.mark.iree
 def test_failed_iree_compile_leaves_no_temporary_archive(tmp_path, monkeypatch, mlp):
     """The archive is written before IREE compiles; when IREE then fails, the temporary
     one is removed (an archive at a path the user chose stays: it shows the order)."""

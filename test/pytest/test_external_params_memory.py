@@ -13,6 +13,7 @@ import torch
 import mlc
 from mlc.driver import parameters
 
+pytestmark = pytest.mark.iree
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -79,6 +79,7 @@ def test_without_fallback_every_missing_op_is_listed():
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 @pytest.mark.parametrize("opt_level", [0, 2])
 def test_with_fallback_compiles_runs_and_matches_eager(opt_level):
     model = _model()
@@ -135,6 +136,7 @@ def test_fallback_refuses_a_determinant_larger_than_mlcs_lu():
     assert "[determinant of a 33x33 matrix: mlc unrolls LU up to 32x32]" in str(error.value)
 
 
+@pytest.mark.iree
 def test_without_fallback_report_has_no_fallback_entry():
     compiled = mlc.compile(torch.nn.ReLU(), (torch.randn(4),), opt_level=0)
     assert "fallback" not in compiled.report

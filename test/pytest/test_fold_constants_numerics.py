@@ -321,6 +321,7 @@ def run_in_iree(pipeline: str, x: np.ndarray) -> tuple[np.ndarray, str]:
     return np.asarray(main(x).to_host()), text
 
 
+@pytest.mark.iree
 def test_folded_weight_transpose_runs_the_same_in_iree():
     x = floats(4, 32)
     plain, _ = run_in_iree("builtin.module(mlc-lower-to-linalg)", x)

@@ -9,7 +9,7 @@ import mlc
 import mlc.driver.compile as compile_
 import models  # examples/models.py, on the path through conftest.py
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.iree]
 
 
 def test_one_dispatch_per_fusion_group(example_model):

@@ -40,6 +40,7 @@ def executables(vmfb: bytes) -> list[str]:
     return [name for name in names if name.endswith(".fb") and name != "module.fb"]
 
 
+@pytest.mark.iree
 def test_vulkan_matches_eager(example_model):
     require("vulkan-spirv")
     name, model, inputs = example_model
@@ -66,6 +67,7 @@ class Lookup(torch.nn.Module):
         return self.embedding(indices), indices * 3 + (1 << 33)
 
 
+@pytest.mark.iree
 @pytest.mark.parametrize("vulkan_target", [None, "llvmpipe"])
 def test_vulkan_int64_is_exact(vulkan_target):
     """IREE keeps i64 at the boundary for Vulkan: emulated with i32 pairs in IREE's default
@@ -108,6 +110,7 @@ def _small_unet():
     return SmallUNet().eval(), torch.randn(1, 3, 16, 16)
 
 
+@pytest.mark.iree
 def test_vulkan_runs_a_unet():
     """Nearest upsampling (i32 positions: SPIR-V's i64 failed) and a skip concat (left
     outside mlc's groups: a concat in a dispatch of its own failed)."""
@@ -118,6 +121,7 @@ def test_vulkan_runs_a_unet():
         torch.testing.assert_close(compiled(x), model(x), rtol=RTOL, atol=ATOL)
 
 
+@pytest.mark.iree
 def test_cuda_compiles_a_unet():
     """It failed with "LLVM Translation failed for builtin.unrealized_conversion_cast"
     from the concat's dispatch; running it needs a GPU (TOOLCHAIN.md's recipe)."""
@@ -126,6 +130,7 @@ def test_cuda_compiles_a_unet():
     assert executables(compiled.vmfb)
 
 
+@pytest.mark.iree
 @pytest.mark.parametrize("sm", [80, 90])
 def test_cuda_builds_ptx(sm):
     torch.manual_seed(0)

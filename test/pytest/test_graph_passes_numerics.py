@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from conftest import ATOL, RTOL
 from torch import nn
 from torch_mlir import ir
 
@@ -29,7 +30,6 @@ from mlc.pipelines import PipelineRunner
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 import models  # noqa: E402
 
-RTOL, ATOL = 1e-4, 1e-5
 GRAPH_PASSES = "mlc-fold-batchnorm, mlc-convert-layout{layout=nhwc}, canonicalize, cse"
 PIPELINE = f"builtin.module({GRAPH_PASSES}, mlc-lower-to-linalg)"
 WINDOW_OPS = ("mlc.conv2d", "mlc.max_pool2d", "mlc.avg_pool2d")
@@ -162,6 +162,7 @@ def test_ir_after_each_pass(name):
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_matches_eager(name):
     model, x, module = to_mlc(name)

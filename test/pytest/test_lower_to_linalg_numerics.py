@@ -717,13 +717,17 @@ def compiled(family: str):
 
 
 def parametrized(case: Case):
-    """A known bug is a strict xfail: the case still runs, and passing fails it, so a fix shows."""
-    if case.known_bug is None:
-        return case
-    return pytest.param(case, marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=case.known_bug))
+    """The case in its family's xdist group (`pytest -n N --dist loadgroup` runs a family
+    on one worker, which compiles its module once). A known bug is a strict xfail: the
+    case still runs, and passing fails it, so a fix shows."""
+    marks = [pytest.mark.xdist_group(case.family)]
+    if case.known_bug is not None:
+        marks.append(pytest.mark.xfail(strict=True, raises=AssertionError, reason=case.known_bug))
+    return pytest.param(case, marks=marks, id=case.name)
 
 
-@pytest.mark.parametrize("case", [parametrized(c) for c in CASES], ids=[c.name for c in CASES])
+@pytest.mark.iree
+@pytest.mark.parametrize("case", [parametrized(c) for c in CASES])
 def test_matches_torch(case: Case):
     actual = np.asarray(getattr(compiled(case.family), case.name)(*case.inputs).to_host())
     expected = case.expected()

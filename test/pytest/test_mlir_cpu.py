@@ -6,12 +6,12 @@ Tolerance as in test_end_to_end.py: rtol=1e-4, atol=1e-5.
 
 import pytest
 import torch
+from conftest import ATOL, RTOL
 from torch_mlir import ir
 
 import mlc
 from mlc.driver import targets
 
-RTOL, ATOL = 1e-4, 1e-5
 # At O2 mlir-cpu gets the optimized graph with its fusion groups inlined.
 OPT_LEVEL = 2
 # Every target here runs every example model; each is compared with the first.
@@ -38,6 +38,7 @@ _reference = {}  # model name -> outputs of DIFFERENTIAL_TARGETS[0]
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 @pytest.mark.parametrize("target", DIFFERENTIAL_TARGETS[1:])
 def test_targets_agree(example_model, target):
     runs, why = targets.get(target).can_run()

@@ -28,6 +28,7 @@ def cnn():
     return mlc.compile(models.make_cnn().eval(), (torch.randn(2, 3, 32, 32),))
 
 
+@pytest.mark.iree
 def test_one_box_per_fusion_group(cnn):
     page = cnn.graph()
     groups = len(cnn.report["fusion groups"])
@@ -36,17 +37,20 @@ def test_one_box_per_fusion_group(cnn):
     assert re.search(r"<title>[^<]*</title>", page)
 
 
+@pytest.mark.iree
 def test_hover_says_kind_shape_and_source_line(cnn):
     tooltips = re.findall(r'xlink:title="([^"]*)"', cnn.graph())
     assert any(t.startswith("conv2d&#10;2x32x32x16xf32&#10;") and "models.py:" in t for t in tooltips), tooltips
 
 
+@pytest.mark.iree
 def test_self_contained(cnn, tmp_path):
     page = cnn.graph(str(tmp_path / "plan.html"))
     assert (tmp_path / "plan.html").read_text() == page
     assert not re.search(r'(src|href)="(https?:)?//', page)
 
 
+@pytest.mark.iree
 @pytest.mark.skipif(BROWSER is None, reason="no Chromium here (Debian package chromium)")
 def test_loads_in_a_headless_browser(cnn, tmp_path):
     (tmp_path / "plan.html").write_text(cnn.graph())
@@ -60,6 +64,7 @@ def test_loads_in_a_headless_browser(cnn, tmp_path):
     assert sorted(re.findall(r"<title>fusion group (\d+)</title>", result.stdout)) == sorted(map(str, range(groups)))
 
 
+@pytest.mark.iree
 def test_mlc_compile_graph(tmp_path):
     result = subprocess.run([MLC_COMPILE, f"{ROOT}/examples/models.py:make_mlp", "--input-shape", "8x64xf32",
                              "-o", tmp_path / "mlp.vmfb", "--graph", tmp_path / "plan.html"], capture_output=True, text=True)
@@ -88,6 +93,7 @@ def test_mlc_compile_graph_errors(tmp_path, arguments, message):
     assert result.returncode == 1 and message in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.iree
 def test_without_graphviz_is_an_error(cnn, monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(mlc.UserError, match="needs Graphviz's dot \\(the Debian package graphviz\\)"):

@@ -7,7 +7,7 @@ import torch
 import mlc
 import models  # examples/models.py, on the path through conftest.py
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.iree]
 
 
 def test_every_dispatch_is_matched_to_the_plan():

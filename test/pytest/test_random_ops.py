@@ -11,10 +11,11 @@ every call, different numbers for different ops.
 import pytest
 import torch
 import torch.nn.functional as F
-from op_module import Apply
+from conftest import Apply
 
 import mlc
 
+pytestmark = pytest.mark.iree
 N = 100_000  # samples per statistic: the standard error of a uniform's mean is 0.0009
 
 

@@ -43,6 +43,7 @@ def reproducer_of(message: str) -> Path:
     return Path(line.removeprefix("reproducer: ").split(" (")[0])
 
 
+@pytest.mark.iree
 def test_iree_failure(tmp_path):
     (tmp_path / "ipowi.mlir").write_text(IPOWI)
     directory = tmp_path / "repro"

@@ -9,20 +9,10 @@ mul, max, min, mean) and without where it is not (replace).
 
 import pytest
 import torch
-from op_module import Apply
+from conftest import compile_and_compare
 
-import mlc
-
-RTOL, ATOL = 1e-4, 1e-5
-
-
-def _check(fn, *inputs):
-    model = Apply(fn)
-    expected = model(*inputs)
-    compiled = mlc.compile(model, inputs, target="llvm-cpu", allow_fallback=False)
-    actual = compiled(*inputs)
-    assert actual.dtype == expected.dtype
-    torch.testing.assert_close(actual, expected, rtol=RTOL, atol=ATOL, equal_nan=True)
+pytestmark = pytest.mark.iree
+STRICT = {"target": "llvm-cpu", "allow_fallback": False}  # mlc's own conversions only
 
 
 def _values(shape, dtype):
@@ -46,47 +36,51 @@ UNIQUE_DIM1_INDEX = torch.tensor([[1, 2], [4, 0], [3, 0]])
 def test_index_put_two_index_tensors(dtype, accumulate):
     rows = ROWS if not accumulate else torch.tensor([0, -1, 0])
     cols = COLS if not accumulate else torch.tensor([1, 3, 1])
-    _check(lambda x, v: torch.index_put(x, (rows, cols), v, accumulate=accumulate),
-           _values((3, 4), dtype), _values((3,), dtype))
+    compile_and_compare(lambda x, v: torch.index_put(x, (rows, cols), v, accumulate=accumulate),
+                        _values((3, 4), dtype), _values((3,), dtype), **STRICT)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("accumulate", [False, True])
 def test_index_put_rows(dtype, accumulate):
     rows = DUPLICATE_ROWS if accumulate else ROWS
-    _check(lambda x, v: torch.index_put(x, (rows,), v, accumulate=accumulate),
-           _values((3, 4), dtype), _values((len(rows), 4), dtype))
+    compile_and_compare(lambda x, v: torch.index_put(x, (rows,), v, accumulate=accumulate),
+                        _values((3, 4), dtype), _values((len(rows), 4), dtype), **STRICT)
 
 
 def test_index_put_broadcast_value():
-    _check(lambda x, v: torch.index_put(x, (ROWS,), v), _values((3, 4), torch.float32), _values((4,), torch.float32))
+    compile_and_compare(lambda x, v: torch.index_put(x, (ROWS,), v), _values((3, 4), torch.float32),
+                        _values((4,), torch.float32), **STRICT)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_index_add(dtype):
-    _check(lambda x, v: x.index_add(1, torch.tensor([2, 0, 2]), v, alpha=2),
-           _values((3, 4), dtype), _values((3, 3), dtype))
+    compile_and_compare(lambda x, v: x.index_add(1, torch.tensor([2, 0, 2]), v, alpha=2),
+                        _values((3, 4), dtype), _values((3, 3), dtype), **STRICT)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_scatter_src(dtype):
-    _check(lambda x, s: x.scatter(1, UNIQUE_DIM1_INDEX, s), _values((3, 5), dtype), _values((3, 4), dtype))
+    compile_and_compare(lambda x, s: x.scatter(1, UNIQUE_DIM1_INDEX, s), _values((3, 5), dtype),
+                        _values((3, 4), dtype), **STRICT)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_scatter_value(dtype):
     value = 2.5 if dtype.is_floating_point else 7
-    _check(lambda x: x.scatter(0, torch.tensor([[2, 0, 1, 1, 0]]), value), _values((3, 5), dtype))
+    compile_and_compare(lambda x: x.scatter(0, torch.tensor([[2, 0, 1, 1, 0]]), value), _values((3, 5), dtype),
+                        **STRICT)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_scatter_add(dtype):
-    _check(lambda x, s: x.scatter_add(1, DIM1_INDEX, s), _values((3, 5), dtype), _values((3, 2), dtype))
+    compile_and_compare(lambda x, s: x.scatter_add(1, DIM1_INDEX, s), _values((3, 5), dtype),
+                        _values((3, 2), dtype), **STRICT)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("include_self", [True, False])
 @pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin"])
 def test_scatter_reduce(reduce, include_self, dtype):
-    _check(lambda x, s: x.scatter_reduce(1, DIM1_INDEX, s, reduce, include_self=include_self),
-           _values((3, 5), dtype), _values((3, 2), dtype))
+    compile_and_compare(lambda x, s: x.scatter_reduce(1, DIM1_INDEX, s, reduce, include_self=include_self),
+                        _values((3, 5), dtype), _values((3, 2), dtype), **STRICT)

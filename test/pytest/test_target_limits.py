@@ -13,7 +13,7 @@ import mlc
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "inputs"))
 from grouped_conv import GroupedConv  # noqa: E402
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.iree]
 
 
 def test_plan_over_the_stack_limit_is_compiled_again_at_o1():

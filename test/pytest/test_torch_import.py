@@ -5,16 +5,11 @@ runs, and matches eager."""
 
 import pytest
 import torch
+from conftest import compile_and_compare
 from torch.export import Dim
 
 import mlc
 from mlc.driver.compile import import_model
-
-
-def _check(compiled, model, *args):
-    with torch.no_grad():
-        expected = model(*args)
-    torch.testing.assert_close(compiled(*args), expected, rtol=1e-4, atol=1e-5)
 
 
 class InPlace(torch.nn.Module):
@@ -74,10 +69,10 @@ def test_in_place_ops_are_functionalized():
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 def test_in_place_ops_compile_and_match_eager():
-    model = InPlace().eval()
     x = torch.randn(4, 16)
-    _check(mlc.compile(model, (x.clone(),)), model, x)
+    compile_and_compare(InPlace(), x.clone(), call_with=[(x,)])
 
 
 def test_eval_batch_norm_stays_whole():
@@ -88,12 +83,11 @@ def test_eval_batch_norm_stays_whole():
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 def test_eval_batch_norm_compiles_and_matches_eager():
-    model = ConvBatchNorm().eval()
-    compiled = mlc.compile(model, (torch.randn(2, 3, 8, 8),))
+    compiled = compile_and_compare(ConvBatchNorm(), torch.randn(2, 3, 8, 8), call_with=[(torch.randn(2, 3, 8, 8),)])
     assert "torch.aten.batch_norm" in compiled.ir("torch")
     assert "_native_batch_norm_legit" not in compiled.ir("torch")
-    _check(compiled, model, torch.randn(2, 3, 8, 8))
 
 
 def test_non_persistent_buffer_imports_and_leaves_the_program_as_it_was():
@@ -103,9 +97,9 @@ def test_non_persistent_buffer_imports_and_leaves_the_program_as_it_was():
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 def test_non_persistent_buffer_compiles_and_matches_eager():
-    model = PositionIds().eval()
-    _check(mlc.compile(model, (torch.randn(2, 5, 16),)), model, torch.randn(2, 5, 16))
+    compile_and_compare(PositionIds(), torch.randn(2, 5, 16), call_with=[(torch.randn(2, 5, 16),)])
 
 
 def test_op_unknown_to_torch_mlir_is_decomposed_by_pytorch():
@@ -116,10 +110,9 @@ def test_op_unknown_to_torch_mlir_is_decomposed_by_pytorch():
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 def test_op_unknown_to_torch_mlir_matches_eager():
-    model = Diff()
-    x = torch.randn(3, 7)
-    _check(mlc.compile(model, (x,)), model, x)
+    compile_and_compare(Diff(), torch.randn(3, 7))
 
 
 class ViewCopies(torch.nn.Module):
@@ -139,13 +132,13 @@ def test_copies_of_views_become_the_views():
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 def test_copies_of_views_compile_strictly_and_match_eager():
-    model = ViewCopies()
-    x = torch.randn(3, 7)
-    _check(mlc.compile(model, (x,), allow_fallback=False), model, x)
+    compile_and_compare(ViewCopies(), torch.randn(3, 7), allow_fallback=False)
 
 
 @pytest.mark.slow
+@pytest.mark.iree
 def test_in_place_ops_and_batch_norm_at_a_dynamic_batch():
     """One executable, run at several batch sizes; the report names the symbolic size."""
 
@@ -160,12 +153,10 @@ def test_in_place_ops_and_batch_norm_at_a_dynamic_batch():
             y += 1.0
             return self.relu(y)
 
-    model = Both().eval()
-    compiled = mlc.compile(model, (torch.randn(2, 3, 8, 8),), dynamic_shapes=({0: Dim("batch")},))
+    runs = [(torch.randn(size, 3, 8, 8),) for size in (1, 3, 6)]
+    compiled = compile_and_compare(Both(), torch.randn(2, 3, 8, 8), dynamic_shapes=({0: Dim("batch")},), call_with=runs)
     batch, *rest = compiled.report["dynamic shapes"]["inputs"][0]
     assert not batch.isdigit() and rest == ["3", "8", "8"]
-    for size in (1, 3, 6):
-        _check(compiled, model, torch.randn(size, 3, 8, 8))
 
 
 class TableLookup(torch.nn.Module):
@@ -181,13 +172,12 @@ class TableLookup(torch.nn.Module):
         return x + self.table[self.index]
 
 
+@pytest.mark.iree
 def test_a_weight_inside_a_list_argument_imports():
     """The frozen importer put the buffer's tensor inside index's list of indices and
     failed ("Heterogeneous lists are not supported"); an alias in between fixes it."""
-    model, x = TableLookup(), torch.randn(2, 2, 4)
-    compiled = mlc.compile(model, (x,), allow_fallback=False)
-    with torch.no_grad():
-        torch.testing.assert_close(compiled(x), model(x))
+    compile_and_compare(TableLookup(), torch.randn(2, 2, 4), rtol=1.3e-6, atol=1e-5,  # assert_close's float32 defaults
+                        allow_fallback=False)
 
 
 def test_an_importer_failure_is_a_user_error(monkeypatch):

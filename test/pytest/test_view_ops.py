@@ -7,9 +7,9 @@ reflection/replication padding and unfold, compiled for llvm-cpu with
 import pytest
 import torch
 import torch.nn.functional as F
-from op_module import Apply
+from conftest import compile_and_compare
 
-import mlc
+pytestmark = pytest.mark.iree
 
 
 def floats(*shape):
@@ -51,9 +51,4 @@ CASES = {
 @pytest.mark.parametrize("name", CASES)
 def test_view_op_matches_eager(name):
     fn, inputs = CASES[name]
-    model = Apply(fn).eval()
-    expected = model(*inputs)
-    compiled = mlc.compile(model, inputs, target="llvm-cpu", allow_fallback=False)
-    actual = compiled(*inputs)
-    assert actual.dtype == expected.dtype and actual.shape == expected.shape
-    torch.testing.assert_close(actual, expected, rtol=1e-4, atol=1e-5)
+    compile_and_compare(fn, *inputs, target="llvm-cpu", allow_fallback=False)

@@ -7,7 +7,7 @@ import zoo
 
 import mlc
 
-pytestmark = pytest.mark.models
+pytestmark = [pytest.mark.models, pytest.mark.iree]
 
 
 @pytest.mark.parametrize("name", sorted(zoo.FACTORIES))
