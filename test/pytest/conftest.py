@@ -2,9 +2,11 @@
 compares a compiled model with eager (`compile_and_compare`, `assert_matches`), and
 the `iree` marker's check."""
 
+import dataclasses
 import functools
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import iree.compiler
@@ -70,6 +72,117 @@ def compile_and_compare(model, *inputs, rtol=RTOL, atol=ATOL, call_with=None, **
             expected = model(*args)
         assert_matches(compiled(*args), expected, rtol=rtol, atol=atol)
     return compiled
+
+
+@dataclasses.dataclass
+class OpCase:
+    """One op-level case: `fn` (taking `module` first, if given) applied to `inputs`."""
+
+    id: str
+    fn: Callable
+    inputs: Callable[[], tuple]  # makes them fresh
+    module: Callable[[], torch.nn.Module] | None = None  # a layer `fn` takes first (weights), built seeded
+    rtol: float = RTOL
+    atol: float = ATOL
+    group: str = ""  # the xdist group and module the case compiles in
+
+    def make(self) -> tuple[torch.nn.Module, tuple]:
+        inner = None
+        if self.module is not None:
+            torch.manual_seed(0)
+            inner = self.module().eval()
+        return Apply(self.fn, inner).eval(), self.inputs()
+
+
+class SideBySide(torch.nn.Module):
+    """Several cases in one module: `forward` takes each case's inputs in turn and
+    returns the tuple of each case's results."""
+
+    def __init__(self, parts: list[torch.nn.Module], arities: list[int]):
+        super().__init__()
+        self.parts = torch.nn.ModuleList(parts)
+        self.arities = arities
+
+    def forward(self, *args):
+        results, start = [], 0
+        for part, arity in zip(self.parts, self.arities):
+            results.append(part(*args[start:start + arity]))
+            start += arity
+        return tuple(results)
+
+
+class Family:
+    """Op-level cases that compile as one module per group (a section of at most `size`
+    cases): one IREE compile instead of one per case. Each case is still its own test,
+    decided by its own result against eager. A group that does not compile whole (or only
+    at -O1) fails `check_group`, and its cases are then compiled one by one.
+
+        ops = Family("scatter", target="llvm-cpu", allow_fallback=False)
+        ops.case("index_add", lambda x, v: x.index_add(0, i, v), make_x, make_v)
+
+        @pytest.mark.parametrize("case", ops.params())
+        def test_matches_eager(case): ops.check(case)
+    """
+
+    def __init__(self, name: str, size: int = 32, **options):
+        self.cases: list[OpCase] = []
+        self.size, self.options = size, {"target": "llvm-cpu", **options}
+        self._section = name
+        self._results = {}
+
+    def section(self, name: str) -> None:
+        """The cases that follow compile together (in groups of at most `size`)."""
+        self._section = name
+
+    def case(self, id, fn, *inputs, module=None, **tolerance) -> None:
+        """`inputs` are tensors or zero-argument makers of them (made fresh, seeded)."""
+        before = sum(c.group.startswith(self._section + " #") for c in self.cases)
+        make = lambda: tuple(i() if callable(i) else i for i in inputs)  # noqa: E731
+        self.cases.append(OpCase(id, fn, make, module, **tolerance, group=f"{self._section} #{before // self.size + 1}"))
+
+    def params(self) -> list:
+        return [pytest.param(c, id=c.id, marks=pytest.mark.xdist_group(c.group)) for c in self.cases]
+
+    def group_params(self) -> list:
+        groups = dict.fromkeys(c.group for c in self.cases)
+        return [pytest.param(g, marks=pytest.mark.xdist_group(g)) for g in groups]
+
+    def check_group(self, group: str) -> None:
+        """The group compiled as one module at the options' level."""
+        results = self.results(group)
+        assert "failure" not in results, results.get("failure")
+
+    def check(self, case: OpCase) -> None:
+        results = self.results(case.group)
+        inputs, actual = results[case.id] if "failure" not in results else self._alone(case)
+        model, _ = case.make()
+        assert_matches(actual, model(*inputs), rtol=case.rtol, atol=case.atol)
+
+    def results(self, group: str) -> dict:
+        """Each case of `group` by id -> (its inputs, its result from the group's module);
+        {"failure": why} when the group did not compile whole."""
+        if group not in self._results:
+            self._results[group] = self._compile(group)
+        return self._results[group]
+
+    def _compile(self, group: str) -> dict:
+        members = [c for c in self.cases if c.group == group]
+        made = [c.make() for c in members]
+        inputs = [x for _, case_inputs in made for x in case_inputs]
+        model = SideBySide([m for m, _ in made], [len(i) for _, i in made]).eval()
+        try:
+            compiled = mlc.compile(model, tuple(inputs), **self.options)
+        except mlc.UserError as error:
+            return {"failure": f"{group}: {error}"}
+        if "retried" in compiled.report:
+            return {"failure": f"{group}: {compiled.report['retried']['note']}"}
+        kept = [tuple(x.clone() for x in case_inputs) for _, case_inputs in made]  # as they were before the call
+        return {c.id: (case_inputs, result) for c, case_inputs, result in zip(members, kept, compiled(*inputs))}
+
+    def _alone(self, case: OpCase) -> tuple:
+        model, inputs = case.make()
+        kept = tuple(x.clone() for x in inputs)
+        return kept, mlc.compile(model, inputs, **self.options)(*inputs)
 
 
 @pytest.fixture(params=sorted(models.FACTORIES))

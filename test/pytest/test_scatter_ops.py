@@ -9,10 +9,9 @@ mul, max, min, mean) and without where it is not (replace).
 
 import pytest
 import torch
-from conftest import compile_and_compare
+from conftest import Family
 
 pytestmark = pytest.mark.iree
-STRICT = {"target": "llvm-cpu", "allow_fallback": False}  # mlc's own conversions only
 
 
 def _values(shape, dtype):
@@ -31,56 +30,48 @@ DIM1_INDEX = torch.tensor([[1, 1], [4, 0], [3, 3]])
 UNIQUE_DIM1_INDEX = torch.tensor([[1, 2], [4, 0], [3, 0]])
 
 
-@pytest.mark.parametrize("dtype", DTYPES, ids=str)
-@pytest.mark.parametrize("accumulate", [False, True])
-def test_index_put_two_index_tensors(dtype, accumulate):
-    rows = ROWS if not accumulate else torch.tensor([0, -1, 0])
-    cols = COLS if not accumulate else torch.tensor([1, 3, 1])
-    compile_and_compare(lambda x, v: torch.index_put(x, (rows, cols), v, accumulate=accumulate),
-                        _values((3, 4), dtype), _values((3,), dtype), **STRICT)
+# All of them compile as one module (conftest.py's Family), each case compared on its own.
+OPS = Family("scatter", allow_fallback=False)  # mlc's own conversions only
 
 
-@pytest.mark.parametrize("dtype", DTYPES, ids=str)
-@pytest.mark.parametrize("accumulate", [False, True])
-def test_index_put_rows(dtype, accumulate):
-    rows = DUPLICATE_ROWS if accumulate else ROWS
-    compile_and_compare(lambda x, v: torch.index_put(x, (rows,), v, accumulate=accumulate),
-                        _values((3, 4), dtype), _values((len(rows), 4), dtype), **STRICT)
+def values(shape, dtype):
+    return lambda: _values(shape, dtype)
 
 
-def test_index_put_broadcast_value():
-    compile_and_compare(lambda x, v: torch.index_put(x, (ROWS,), v), _values((3, 4), torch.float32),
-                        _values((4,), torch.float32), **STRICT)
+for dtype in DTYPES:
+    name = str(dtype).removeprefix("torch.")
+    for accumulate in (False, True):
+        rows = ROWS if not accumulate else torch.tensor([0, -1, 0])
+        cols = COLS if not accumulate else torch.tensor([1, 3, 1])
+        OPS.case(f"index_put_two_index_tensors-{accumulate}-{name}",
+                 lambda x, v, r=rows, c=cols, a=accumulate: torch.index_put(x, (r, c), v, accumulate=a),
+                 values((3, 4), dtype), values((3,), dtype))
+        rows = DUPLICATE_ROWS if accumulate else ROWS
+        OPS.case(f"index_put_rows-{accumulate}-{name}",
+                 lambda x, v, r=rows, a=accumulate: torch.index_put(x, (r,), v, accumulate=a),
+                 values((3, 4), dtype), values((len(rows), 4), dtype))
+    OPS.case(f"index_add-{name}", lambda x, v: x.index_add(1, torch.tensor([2, 0, 2]), v, alpha=2),
+             values((3, 4), dtype), values((3, 3), dtype))
+    OPS.case(f"scatter_src-{name}", lambda x, s: x.scatter(1, UNIQUE_DIM1_INDEX, s), values((3, 5), dtype),
+             values((3, 4), dtype))
+    OPS.case(f"scatter_value-{name}", lambda x, v=2.5 if dtype.is_floating_point else 7:
+             x.scatter(0, torch.tensor([[2, 0, 1, 1, 0]]), v), values((3, 5), dtype))
+    OPS.case(f"scatter_add-{name}", lambda x, s: x.scatter_add(1, DIM1_INDEX, s), values((3, 5), dtype),
+             values((3, 2), dtype))
+    for reduce in ("sum", "prod", "mean", "amax", "amin"):
+        for include_self in (True, False):
+            OPS.case(f"scatter_reduce-{reduce}-{include_self}-{name}",
+                     lambda x, s, r=reduce, i=include_self: x.scatter_reduce(1, DIM1_INDEX, s, r, include_self=i),
+                     values((3, 5), dtype), values((3, 2), dtype))
+OPS.case("index_put_broadcast_value", lambda x, v: torch.index_put(x, (ROWS,), v), values((3, 4), torch.float32),
+         values((4,), torch.float32))
 
 
-@pytest.mark.parametrize("dtype", DTYPES, ids=str)
-def test_index_add(dtype):
-    compile_and_compare(lambda x, v: x.index_add(1, torch.tensor([2, 0, 2]), v, alpha=2),
-                        _values((3, 4), dtype), _values((3, 3), dtype), **STRICT)
+@pytest.mark.parametrize("group", OPS.group_params())
+def test_compiles_as_one_module(group):
+    OPS.check_group(group)
 
 
-@pytest.mark.parametrize("dtype", DTYPES, ids=str)
-def test_scatter_src(dtype):
-    compile_and_compare(lambda x, s: x.scatter(1, UNIQUE_DIM1_INDEX, s), _values((3, 5), dtype),
-                        _values((3, 4), dtype), **STRICT)
-
-
-@pytest.mark.parametrize("dtype", DTYPES, ids=str)
-def test_scatter_value(dtype):
-    value = 2.5 if dtype.is_floating_point else 7
-    compile_and_compare(lambda x: x.scatter(0, torch.tensor([[2, 0, 1, 1, 0]]), value), _values((3, 5), dtype),
-                        **STRICT)
-
-
-@pytest.mark.parametrize("dtype", DTYPES, ids=str)
-def test_scatter_add(dtype):
-    compile_and_compare(lambda x, s: x.scatter_add(1, DIM1_INDEX, s), _values((3, 5), dtype),
-                        _values((3, 2), dtype), **STRICT)
-
-
-@pytest.mark.parametrize("dtype", DTYPES, ids=str)
-@pytest.mark.parametrize("include_self", [True, False])
-@pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin"])
-def test_scatter_reduce(reduce, include_self, dtype):
-    compile_and_compare(lambda x, s: x.scatter_reduce(1, DIM1_INDEX, s, reduce, include_self=include_self),
-                        _values((3, 5), dtype), _values((3, 2), dtype), **STRICT)
+@pytest.mark.parametrize("case", OPS.params())
+def test_matches_eager(case):
+    OPS.check(case)

@@ -2,9 +2,9 @@
 applies one op (or one op form), compiled with `mlc.compile` for llvm-cpu at
 -O2, run by IREE and compared with PyTorch eager.
 
-The cases of one section (a family, at most FAMILY_SIZE cases) compile as one
-module that takes every case's inputs and returns every case's results: one IREE
-compile instead of one per case. A family that does not compile as a whole (or
+The cases of one section (at most 32) compile as one module that takes every
+case's inputs and returns every case's results (conftest.py's `Family`): one IREE
+compile instead of one per case. A section that does not compile as a whole (or
 that IREE could only take at -O1) fails `test_family_compiles_as_one_module`, and
 its cases are compiled one by one, so each case's own result still decides it.
 
@@ -14,47 +14,18 @@ and shapes. Ops mlc cannot support are at the end: they must fail with the
 UserError that names the op.
 """
 
-import dataclasses
-import functools
 import zlib
-from collections.abc import Callable
 
 import pytest
 import torch
 import torch.nn.functional as F
-from conftest import ATOL, RTOL, Apply, assert_matches
+from conftest import ATOL, RTOL, Apply, Family, OpCase
 
 import mlc
 
-FAMILY_SIZE = 32  # cases per module: IREE's compile grows with it, and a family's cases share an xdist worker
-
-
-@dataclasses.dataclass
-class Case:
-    id: str
-    fn: Callable
-    inputs: Callable[[], tuple]
-    module: Callable[[], torch.nn.Module] | None = None  # a layer the fn takes first (embedding weights)
-    rtol: float = RTOL
-    atol: float = ATOL
-    family: str = ""
-
-
-CASES: list[Case] = []
-_SECTION = ["elementwise math"]
-
-
-def section(name: str) -> None:
-    """The cases that follow belong to the section `name`, and compile together."""
-    _SECTION[0] = name
-
-
-def case(id, fn, *inputs, module=None, **tolerance):
-    """`inputs` are tensors or zero-argument makers of them (made fresh, seeded)."""
-    in_section = sum(c.family.startswith(_SECTION[0] + " #") for c in CASES)
-    family = f"{_SECTION[0]} #{in_section // FAMILY_SIZE + 1}"
-    CASES.append(Case(id, fn, lambda: tuple(i() if callable(i) else i for i in inputs), module, **tolerance,
-                      family=family))
+# One module per section of cases (at most 32 a module): mlc at -O2, strict.
+OPS = Family("elementwise math", opt_level=2, allow_fallback=False)
+case, section = OPS.case, OPS.section
 
 
 def seeded(maker):
@@ -560,7 +531,7 @@ case("logdet_positive_definite", lambda a: torch.logdet(a @ a.mT + torch.eye(4))
 # --- unsupported: each must fail with the UserError that names the op or torch-mlir's reason ---------
 
 UNSUPPORTED = [
-    Case("special_zeta", lambda x: torch.special.zeta(x, 2.0), floats(3, low=1.5, high=3)),
+    OpCase("special_zeta", lambda x: torch.special.zeta(x, 2.0), lambda: (floats(3, low=1.5, high=3)(),)),
 ]
 UNSUPPORTED_MESSAGES = {
     "special_zeta": r"are unknown to torch-mlir \(neither mlc nor its fallback can take them\):\n +torch\.aten\.special_zeta",
@@ -570,85 +541,28 @@ UNSUPPORTED_MESSAGES = {
 # --- the test -------------------------------------------------------------------------------
 
 
-def make(case: Case):
-    module = None
-    if case.module is not None:
-        torch.manual_seed(0)
-        module = case.module()
-        module.eval()
-    return Apply(case.fn, module).eval(), case.inputs()
-
-
-class SideBySide(torch.nn.Module):
-    """Several cases in one module: `forward` takes each case's inputs in turn and
-    returns the tuple of each case's results."""
-
-    def __init__(self, parts: list[torch.nn.Module], arities: list[int]):
-        super().__init__()
-        self.parts = torch.nn.ModuleList(parts)
-        self.arities = arities
-
-    def forward(self, *args):
-        results, start = [], 0
-        for part, arity in zip(self.parts, self.arities):
-            results.append(part(*args[start:start + arity]))
-            start += arity
-        return tuple(results)
-
-
-@functools.cache
-def family_results(family: str) -> dict:
-    """Each case of `family` by id -> (its inputs, its result from the family's one
-    compiled module); {"failure": why} when the family did not compile whole at -O2."""
-    members = [c for c in CASES if c.family == family]
-    made = [make(c) for c in members]
-    inputs = [x for _, case_inputs in made for x in case_inputs]
-    model = SideBySide([m for m, _ in made], [len(i) for _, i in made]).eval()
-    try:
-        compiled = mlc.compile(model, tuple(inputs), target="llvm-cpu", opt_level=2, allow_fallback=False)
-    except mlc.UserError as error:
-        return {"failure": f"{family}: {error}"}
-    if "retried" in compiled.report:
-        return {"failure": f"{family}: {compiled.report['retried']['note']}"}
-    kept = [tuple(x.clone() for x in case_inputs) for _, case_inputs in made]  # as they were before the call
-    return {c.id: (case_inputs, result) for c, case_inputs, result in zip(members, kept, compiled(*inputs))}
-
-
-def compiled_alone(case: Case) -> tuple:
-    """(inputs, result) of `case` compiled by itself."""
-    model, inputs = make(case)
-    kept = tuple(x.clone() for x in inputs)
-    return kept, mlc.compile(model, inputs, target="llvm-cpu", opt_level=2, allow_fallback=False)(*inputs)
-
-
-FAMILIES = sorted({c.family for c in CASES})
-
-
 @pytest.mark.iree
-@pytest.mark.parametrize("family", [pytest.param(f, marks=pytest.mark.xdist_group(f)) for f in FAMILIES])
-def test_family_compiles_as_one_module(family):
+@pytest.mark.parametrize("group", OPS.group_params())
+def test_family_compiles_as_one_module(group):
     """Independent cases side by side in one module compile at -O2 as each does alone:
     one that does not is a bug of mlc's (or IREE's) that no single case shows."""
-    assert "failure" not in family_results(family), family_results(family)["failure"]
+    OPS.check_group(group)
 
 
 @pytest.mark.iree
-@pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=pytest.mark.xdist_group(c.family)) for c in CASES])
+@pytest.mark.parametrize("case", OPS.params())
 def test_single_op_matches_eager(case):
-    results = family_results(case.family)
-    inputs, actual = results[case.id] if "failure" not in results else compiled_alone(case)
-    model, _ = make(case)
-    assert_matches(actual, model(*inputs), rtol=case.rtol, atol=case.atol)
+    OPS.check(case)
 
 
 def test_case_ids_are_unique():
-    ids = [c.id for c in CASES]
+    ids = [c.id for c in OPS.cases]
     assert len(ids) == len(set(ids))
 
 
 @pytest.mark.parametrize("case", UNSUPPORTED, ids=[c.id for c in UNSUPPORTED])
 def test_unsupported_op_is_named(case):
-    model, inputs = make(case)
+    model, inputs = case.make()
     with pytest.raises(mlc.UserError, match=UNSUPPORTED_MESSAGES[case.id]):
         mlc.compile(model, inputs, target="llvm-cpu", opt_level=2, allow_fallback=False)
 
