@@ -13,7 +13,7 @@ STAMP := $(VENV)/.installed
 # The tests' executable cache is build/cache (conftest.py, lit.cfg.py): empty in a fresh
 # clone, kept between runs here, emptied by `make clean`.
 JOBS ?= 2
-PYTEST := $(BIN)/pytest -q -n $(JOBS) --dist loadgroup
+PYTEST := $(BIN)/pytest -q -n $(JOBS) --dist loadgroup --durations=10
 
 venv: $(STAMP)
 

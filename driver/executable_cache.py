@@ -12,7 +12,7 @@ users reported:
   executable built for one machine's AVX-512 must not be loaded on another's AVX2, the
   SIGILL Inductor's users hit with a cache shared over NFS.
 
-An entry is one file, `<key>.vmfb`: a header line (JSON: the payload's SHA-256 and
+An entry is one file, `<key>.entry`: a header line (JSON: the payload's SHA-256 and
 length, and the dispatch statistics IREE wrote while compiling it), then the `.vmfb`.
 Written to a temporary file in the same directory and renamed over the entry, so a
 reader sees a whole entry or none, and two processes compiling one model at once each
@@ -122,7 +122,7 @@ class ExecutableCache:
                 continue
             if path.name.startswith(".incoming-") and info.st_mtime < time.time() - 3600:
                 _remove(path)
-            elif path.suffix == ".vmfb":
+            elif path.suffix == ".entry":
                 entries.append((info.st_mtime, info.st_size, path))
         total = sum(size for _, size, _ in entries)
         for _, size, path in sorted(entries, key=lambda entry: entry[0]):
@@ -132,7 +132,7 @@ class ExecutableCache:
             total -= size
 
     def _path(self, key: str) -> Path:
-        return self.directory / f"{key}.vmfb"
+        return self.directory / f"{key}.entry"
 
 
 def resolve(cache) -> ExecutableCache | None:

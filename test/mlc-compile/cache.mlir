@@ -20,7 +20,7 @@
 // MISS-OFF: "executable cache": "miss",
 // MISS-OFF: "data tiling": "off (target option)",
 // RUN: ls %t/cache | FileCheck %s --check-prefix=TWO
-// TWO-COUNT-2: {{^[0-9a-f]{64}\.vmfb$}}
+// TWO-COUNT-2: {{^[0-9a-f]{64}\.entry$}}
 // TWO-NOT: {{.}}
 
 /// --no-cache: "off", even where the cache holds this module; and nothing is written.
@@ -30,6 +30,11 @@
 // RUN: cmp %t/first.vmfb %t/fresh.vmfb
 // RUN: not ls %t/unused
 // RUN: ls %t/cache | FileCheck %s --check-prefix=TWO
+
+/// A cap that is not a size is one error, before anything is compiled.
+// RUN: env MLC_CACHE_DIR=%t/cache MLC_CACHE_SIZE=lots not mlc-compile %s -o %t/bad.vmfb 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: mlc-compile: error: MLC_CACHE_SIZE must be a size like 500M or 4G, got 'lots'
+// BAD-NOT: Traceback
 
 func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = "mlc.relu"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>

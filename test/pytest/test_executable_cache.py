@@ -26,7 +26,7 @@ from mlc.driver import executable_cache, iree_backend
 from mlc.driver.executable_cache import DEFAULT_CAP, ExecutableCache, parse_size, resolve
 
 HERE = Path(__file__).resolve().parent
-ENTRY = r"[0-9a-f]{64}\.vmfb"
+ENTRY = r"[0-9a-f]{64}\.entry"
 
 
 def tiny(rows: int = 2, nudge: float = 0.0):
@@ -45,7 +45,7 @@ def compile_tiny(cache, rows: int = 2, nudge: float = 0.0, **options):
 
 
 def entries(directory) -> list[Path]:
-    return sorted(Path(directory).glob("*.vmfb"))
+    return sorted(Path(directory).glob("*.entry"))
 
 
 def listing(directory) -> list[str]:
@@ -207,7 +207,7 @@ def test_a_damaged_entry_is_compiled_again_and_replaced(cache_dir, damage):
 def test_a_damaged_entry_is_not_given_and_is_removed(tmp_path, damage):
     cache = ExecutableCache(tmp_path / "cache")
     cache.put("k", bytes(range(256)) * 4, {"per call": 1})
-    entry = cache.directory / "k.vmfb"
+    entry = cache.directory / "k.entry"
     good = entry.read_bytes()
     assert whole(entry) and cache.get("k") is not None
     entry.write_bytes(DAMAGES[damage](good))
@@ -263,15 +263,15 @@ def test_mlc_cache_size_caps_the_directory(tmp_path, monkeypatch):
 
     def put(key: str, age: float) -> None:
         cache.put(key, payload, {"per call": 1})
-        os.utime(cache.directory / f"{key}.vmfb", (now - age, now - age))
+        os.utime(cache.directory / f"{key}.entry", (now - age, now - age))
 
     put("a", 300)
     put("b", 200)
     put("c", 100)  # evicts a
-    assert listing(cache.directory) == ["b.vmfb", "c.vmfb"]
+    assert listing(cache.directory) == ["b.entry", "c.entry"]
     assert cache.get("b") == executable_cache.Entry(payload, {"per call": 1})  # and makes b the latest
     put("d", 0)  # evicts c
-    assert listing(cache.directory) == ["b.vmfb", "d.vmfb"]
+    assert listing(cache.directory) == ["b.entry", "d.entry"]
     assert cache.get("a") is None
 
 
@@ -286,7 +286,7 @@ def test_a_new_cache_is_private_whatever_the_umask(tmp_path):
     finally:
         os.umask(previous)
     assert cache.usable
-    assert (mode(cache.directory), mode(cache.directory / "k.vmfb")) == (0o700, 0o600)
+    assert (mode(cache.directory), mode(cache.directory / "k.entry")) == (0o700, 0o600)
 
 
 @pytest.mark.iree
@@ -310,12 +310,12 @@ def test_a_directory_another_user_owns_is_not_used(tmp_path):
     mine.put("planted", b"vmfb", {})
     directory = tmp_path / "cache"
     directory.mkdir(mode=0o700)
-    planted = Path(shutil.copy2(mine.directory / "planted.vmfb", directory))
+    planted = Path(shutil.copy2(mine.directory / "planted.entry", directory))
     os.chown(directory, 65534, 65534)
     with pytest.warns(UserWarning, match="owner uid 65534"):
         cache = ExecutableCache(directory)
     assert not cache.usable
-    assert cache.get(planted.name.removesuffix(".vmfb")) is None
+    assert cache.get(planted.name.removesuffix(".entry")) is None
     cache.put("k", b"vmfb", {})
     assert listing(directory) == [planted.name]
 
@@ -372,6 +372,28 @@ def test_the_host_cpu_names_the_machine_and_its_features():
         assert any(f'"{field}"' in described for field in ("flags", "Features")), described
 
 
+# torch.compile(backend="mlc") in a new process: each graph's executable comes from the cache.
+DYNAMO_CHILD = """
+import torch
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.GELU()).eval()
+x = torch.randn(2, 8)
+with torch.no_grad():
+    torch.testing.assert_close(torch.compile(model, backend="mlc")(x), model(x), rtol=1e-4, atol=1e-5)
+"""
+
+
+@pytest.mark.iree
+def test_torch_compile_in_a_new_process_takes_the_executable_from_the_cache(tmp_path):
+    env = {**os.environ, "MLC_CACHE_DIR": str(tmp_path / "cache")}
+    subprocess.run([sys.executable, "-c", DYNAMO_CHILD], env=env, check=True, capture_output=True)
+    [entry] = entries(tmp_path / "cache")
+    written = entry.stat().st_ino
+    subprocess.run([sys.executable, "-c", DYNAMO_CHILD], env=env, check=True, capture_output=True)
+    assert entries(tmp_path / "cache") == [entry]
+    assert entry.stat().st_ino == written  # read, not compiled and written again (a write renames a new file in)
+
+
 # --- mlc.compile's and MLC_CACHE_SIZE's errors ------------------------------------------
 
 
@@ -383,7 +405,7 @@ def test_parse_size(text, size):
     assert parse_size(text) == size
 
 
-@pytest.mark.parametrize("text", ["lots", "5T", "M", "0x10", "nan"])
+@pytest.mark.parametrize("text", ["lots", "5T", "M", "0x10", "nan", "inf", "1e400", "-1", "-2G"])
 def test_parse_size_refuses_what_is_not_a_size(text):
     with pytest.raises(mlc.UserError, match="MLC_CACHE_SIZE must be a size like 500M or 4G"):
         parse_size(text)
