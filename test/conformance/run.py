@@ -3,7 +3,7 @@
     .venv/bin/python test/conformance/run.py                 # every case, checked against expected.txt
     .venv/bin/python test/conformance/run.py --ops abs,nn.functional.conv1d --table
     .venv/bin/python test/conformance/run.py --paths mlc,torch-mlir --markdown   # with the reference path
-    .venv/bin/python test/conformance/run.py --sample 4     # CI's quarter: the same cases every run
+    .venv/bin/python test/conformance/run.py --sample 2     # CI's half: the same cases every run
 
 Each case runs in a worker process (worker.py), so a case that crashes the process
 is recorded as "crash" and the suite goes on. The "mlc" path is strict (mlc's own
