@@ -194,6 +194,20 @@ def example_model(request):
     return name, models.FACTORIES[name](), inputs
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(items):
+    """Under pytest-xdist (`--dist loadgroup`), the tests that share a module-scoped fixture
+    (a compiled model) run on one worker, so the fixture is built once, not once a worker."""
+    for item in items:
+        if item.get_closest_marker("xdist_group"):
+            continue
+        fixtures = getattr(item, "_fixtureinfo", None)  # pytest's record of what the test requests
+        ours = [d for defs in (fixtures.name2fixturedefs.values() if fixtures else ()) for d in defs
+                if d.baseid]  # defined in a test file or conftest.py, not by pytest or a plugin (tmp_path_factory)
+        if any(d.scope in ("module", "package", "session") for d in ours):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
 # --- the `iree` marker is true -------------------------------------------------------------
 # A test that is not marked `iree` (or `models`) must not compile through IREE: `make
 # test-fast` deselects the marked ones, which are most of the suite's time. IREE's compile
