@@ -9,8 +9,8 @@ users reported:
 - the exact bytes handed to IREE (MLIR bytecode, weights included) and IREE's flags;
 - IREE's version and revision, and mlc's version with this file's `FORMAT`;
 - the host CPU (model and feature flags) when the flags say `target-cpu=host`: an
-  executable built for one machine's AVX-512 must not be loaded on another's AVX2, the
-  SIGILL Inductor's users hit with a cache shared over NFS.
+  executable built for one machine's AVX-512 must never be loaded on another's AVX2 when a
+  cache is shared (Inductor keys its C++ kernels by the vector ISA it picked, likewise).
 
 An entry is one file, `<key>.entry`: a header line (JSON: the payload's SHA-256 and
 length, and the dispatch statistics IREE wrote while compiling it), then the `.vmfb`.
