@@ -45,7 +45,7 @@ test-models: $(STAMP)
 	$(PYTEST) -m models test/pytest
 
 # PyTorch's OpInfo samples (about 1100 cases) through mlc, each compared with eager and
-# checked against test/conformance/expected.txt; prints the summary table. About 15 minutes
+# checked against test/conformance/expected.txt; prints the summary table. About 8 minutes
 # on 2 cores. CI runs conformance-sample: a fixed half of the cases, chosen by name.
 conformance: $(STAMP)
 	$(BIN)/python test/conformance/run.py --jobs $(JOBS)
