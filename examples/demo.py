@@ -36,7 +36,7 @@ def main(name: str = "transformer_block") -> None:
     start = time.perf_counter()
     compiled = mlc.compile(model, inputs, target="llvm-cpu")
     print(f"compiled with mlc for llvm-cpu in {time.perf_counter() - start:.2f} s "
-          f"({len(compiled.vmfb) / 1024:.0f} KiB .vmfb)")
+          f"({len(compiled.vmfb) / 1024:.0f} KiB .vmfb; executable cache: {compiled.report['executable cache']})")
     ops = compiled.report["ops"]
     kinds = compiled.report["dispatches by kind"]
     print(f"mlc graph: {ops['after import']['mlc ops']} ops after import, {ops['after optimization']['mlc ops']} after "
