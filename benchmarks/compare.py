@@ -9,7 +9,10 @@ Per model it builds each variant of the same seeded model and input:
     IREE direct     torch-mlir's own linalg (torch_mlir.fx.export_and_import) compiled by IREE
                     with the flags mlc gives it (host CPU, data tiling, microkernels): IREE
                     without mlc's passes
-and, on request (--variants), "mlc O0" (mlc's conversion only) and "mlc O2 no data tiling".
+and, on request (--variants), "mlc O0" (mlc's conversion only), "mlc O2 no data tiling", and
+"mlc O2 no library" / "mlc O2 all library" (matmul-library off / on: no f32 matmul, or every
+one, on MKL through mlc's plugin; the default measures each shape on this CPU and picks).
+The column "matmul shapes on library / IREE" says how mlc O2's default chose.
 It checks each one's output against eager once (a wrong or failing variant gets no
 latency), then times them interleaved in blocks: each round runs every variant for
 `--block` calls in a row, the first of which is not counted, in an order that rotates
@@ -104,10 +107,13 @@ def build_eager(model, inputs):
     return model, None, {}
 
 
-def build_mlc(model, inputs, opt_level=2, data_tiling=True):
+def build_mlc(model, inputs, opt_level=2, data_tiling=True, matmul_library="auto"):
     compiled = mlc.compile(model, inputs, target=TARGET, opt_level=opt_level,
-                           target_options={"data-tiling": data_tiling})
-    return compiled, compiled.report["seconds"], {"dispatches": compiled.report["dispatches"]}
+                           target_options={"data-tiling": data_tiling, "matmul-library": matmul_library})
+    chosen = compiled.report.get("matmul library", {})
+    return compiled, compiled.report["seconds"], {"dispatches": compiled.report["dispatches"],
+                                                  "library": len(chosen.get("library", [])),
+                                                  "iree": len(chosen.get("iree", []))}
 
 
 def build_torch_compile(model, inputs):
@@ -144,6 +150,8 @@ VARIANTS = {
     "IREE direct": build_iree_direct,
     "mlc O0": lambda model, inputs: build_mlc(model, inputs, opt_level=0),
     "mlc O2 no data tiling": lambda model, inputs: build_mlc(model, inputs, data_tiling=False),
+    "mlc O2 no library": lambda model, inputs: build_mlc(model, inputs, matmul_library=False),
+    "mlc O2 all library": lambda model, inputs: build_mlc(model, inputs, matmul_library=True),
 }
 DEFAULT_VARIANTS = ["mlc O2", *PEERS]
 
@@ -266,6 +274,7 @@ def cells(row: dict, variants: list[str], peak: float) -> list[str]:
         f"{gflops:.0f}" if gflops else "-", f"{100 * gflops / peak:.0f}%" if gflops else "-",
         f"{r:.2f} ({best[0]})" if r else "-",
         str(row["facts"].get("mlc O2", {}).get("dispatches", "-")),
+        "{library} / {iree}".format(**row["facts"]["mlc O2"]) if "mlc O2" in row["facts"] else "-",
         f"{row['compile']['mlc O2']:.1f}" if "mlc O2" in row["compile"] else "-", compile_ratio,
     ]
 
@@ -273,7 +282,7 @@ def cells(row: dict, variants: list[str], peak: float) -> list[str]:
 def print_table(rows: list[dict], variants: list[str], markdown: bool) -> None:
     peak = peak_gflops()
     columns = ["model", "GFLOP", *(f"ms {v}" for v in variants), "GFLOP/s mlc O2", "% of peak", "mlc / best",
-               "dispatches", "compile s", "compile / IREE"]
+               "dispatches", "matmul shapes on library / IREE", "compile s", "compile / IREE"]
     table = [columns] + [cells(row, variants, peak) for row in rows]
     ratios = [r for r in map(ratio, rows) if r]
     if markdown:

@@ -158,6 +158,13 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
     if stop != "vmfb":
         return None
     chosen = targets.get(target)
+    options = targets.check_options(chosen, target_options or {})
+    if chosen.target_passes is not None:
+        with progress.stage(f"{target} passes"):
+            elements, facts = chosen.target_passes(module, options)
+        report.update(facts)
+        if elements:
+            stage(f"{target} passes", elements)
     planned = profiling.plan(module) if chosen.is_iree and chosen.dispatch_regions else []
     groups = report.get("fusion groups", [])
     if len([p for p in planned if p.group is not None]) == len(groups):  # no group was inlined: name mlc's ops
@@ -169,7 +176,7 @@ def lower(module, *, start: str, stop: str, target: str, pipeline: pipelines.Pip
     begin = time.perf_counter()
     try:
         with progress.stage(f"compile for {target}"):
-            artifact = chosen.compile(module, targets.check_options(chosen, target_options or {}), cache)
+            artifact = chosen.compile(module, options, cache)
     except reproducer.IreeCompileFailure as failure:
         written = reproducer.for_iree(repro, f"compile for {target}", failure)
         error = PlanOverTargetLimit if TARGET_LIMIT in str(failure) else UserError
@@ -199,9 +206,13 @@ def dispatch_kinds(counted: dict, report: dict) -> dict:
     """What one call's dispatches are: mlc's dispatch regions (one per fusion group),
     those IREE forms itself (the padded inputs of convolutions, groups inlined for
     untraceable dynamic sizes, ops mlc did not group), and the activation packs of data
-    tiling; and what runs once at load (the weights packed for the microkernels)."""
-    regions = pass_statistic(report, "mlc-form-dispatch-regions", "dispatch regions")
-    return {"mlc dispatch regions": regions, "formed by IREE": counted["regions"] - regions,
+    tiling; the matmuls on mlc's matmul library; and what runs once at load (the weights
+    packed for the microkernels)."""
+    library = pass_statistic(report, "mlc-library-matmuls", "matmuls on the library")
+    regions = (pass_statistic(report, "mlc-form-dispatch-regions", "dispatch regions")
+               - pass_statistic(report, "mlc-library-matmuls", "regions left empty"))
+    return {"mlc dispatch regions": regions, "library matmuls": library,
+            "formed by IREE": counted["regions"] - regions - library,
             "data-tiling packs": counted["encodings"], "at load": counted["at load"]}
 
 

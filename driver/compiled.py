@@ -10,7 +10,7 @@ import torch
 import torch.utils._pytree as pytree
 
 from ..errors import UserError
-from . import iree_backend, targets
+from . import iree_backend, matmul_library, targets
 
 
 class Compiled:
@@ -66,9 +66,13 @@ class Compiled:
     def save(self, path, params=None) -> None:
         """Writes the executable (a .vmfb for IREE's targets, which `iree-run-module` runs).
         With external parameters, also the archive: to `params`, by default `path` with the
-        suffix .irpa (run both with `iree-run-module --module=m.vmfb --parameters=model=m.irpa`)."""
+        suffix .irpa (run both with `iree-run-module --module=m.vmfb --parameters=model=m.irpa`).
+        An executable that runs matmuls on mlc's matmul library gets the plugin beside it
+        (`libmlc_matmul.so`; run with `--executable_plugin=` that path)."""
         with open(path, "wb") as file:
             file.write(self.artifact)
+        if targets.get(self.target).is_iree and matmul_library.calls_plugin(self.artifact):
+            matmul_library.copy_plugin(Path(path).parent)
         if self.parameters is not None:
             params = Path(params) if params is not None else Path(path).with_suffix(".irpa")
             if not (params.exists() and params.samefile(self.parameters)):

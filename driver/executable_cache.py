@@ -68,11 +68,11 @@ class ExecutableCache:
     @classmethod
     def default(cls) -> "ExecutableCache":
         """`MLC_CACHE_DIR`, or ~/.cache/mlc; capped at `MLC_CACHE_SIZE` (default 4G)."""
-        return cls(os.environ.get("MLC_CACHE_DIR") or DEFAULT_DIRECTORY, parse_size(os.environ.get("MLC_CACHE_SIZE")))
+        return cls(default_directory(), parse_size(os.environ.get("MLC_CACHE_SIZE")))
 
     def key(self, bytecode: bytes, flags: list[str]) -> str:
-        host = _host_cpu() if any(flag.endswith("target-cpu=host") for flag in flags) else None
-        facts = json.dumps([f"mlc-executable-cache {FORMAT}", _mlc_version(), _iree_version(), flags, host])
+        host = host_cpu() if any(flag.endswith("target-cpu=host") for flag in flags) else None
+        facts = json.dumps([f"mlc-executable-cache {FORMAT}", _mlc_version(), iree_version(), flags, host])
         digest = hashlib.sha256(facts.encode() + b"\0")  # JSON has no NUL: the facts end where the bytecode starts
         digest.update(bytecode)
         return digest.hexdigest()
@@ -133,6 +133,12 @@ class ExecutableCache:
 
     def _path(self, key: str) -> Path:
         return self.directory / f"{key}.entry"
+
+
+def default_directory() -> Path:
+    """`MLC_CACHE_DIR`, or ~/.cache/mlc: the executable cache's directory, which also holds
+    what mlc builds once per machine (its matmul plugin, the matmul choices per CPU)."""
+    return Path(os.environ.get("MLC_CACHE_DIR") or DEFAULT_DIRECTORY).expanduser()
 
 
 def resolve(cache) -> ExecutableCache | None:
@@ -218,12 +224,12 @@ def _mlc_version() -> str:
         return "mlc (not installed)"
 
 
-def _iree_version() -> str:
+def iree_version() -> str:
     return f"iree {iree.compiler.version.VERSION} {json.dumps(iree.compiler.version.REVISIONS, sort_keys=True)}"
 
 
 @functools.cache
-def _host_cpu() -> str:
+def host_cpu() -> str:
     """What LLVM's `host` CPU resolves from: the machine, the CPU's model and its feature flags."""
     fields = {}
     try:

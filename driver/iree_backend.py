@@ -19,8 +19,8 @@ import numpy as np
 from torch_mlir import ir
 
 from ..errors import UserError
+from . import matmul_choice, matmul_library, targets
 from . import parameters as external_parameters
-from . import targets
 from .executable_cache import ExecutableCache
 from .reproducer import IreeCompileFailure
 
@@ -119,11 +119,12 @@ def dispatch_statistics(csv_text: str) -> dict:
         fields = line.split(",")
         if section is None or len(fields) < 3 or fields[1] != '"dispatch"':
             continue
-        invocations = int(fields[4]) if len(fields) > 4 and fields[4].isdigit() else 1
-        counts[section] += invocations
+        # One row is one dispatch. Its "Invocations" column is the product of a static
+        # workload (the workgroups of mlc's library matmuls), not a repeat count.
+        counts[section] += 1
         if section == "per call":
-            counts["encodings" if fields[2].startswith('"@_encoding') else "regions"] += invocations
-            counts["main dispatches"] += [fields[2].strip('"').split("::@")[-1]] * invocations
+            counts["encodings" if fields[2].startswith('"@_encoding') else "regions"] += 1
+            counts["main dispatches"].append(fields[2].strip('"').split("::@")[-1])
     return counts
 
 
@@ -220,12 +221,26 @@ def runtime_driver(target: str, flops: float | None, options: dict) -> str:
 def load(vmfb: bytes, target: str, parameters=None, driver=None):
     """The module's `main` function, loaded into an IREE runtime context (with the
     parameter archive at `parameters` served to it, if given)."""
-    config = iree.runtime.Config(driver or RUNTIME_DRIVERS[target])
+    return load_functions(vmfb, target, driver, parameters)["main"]
+
+
+def load_functions(vmfb: bytes, target: str, driver=None, parameters=None):
+    """The module's functions by name, loaded into an IREE runtime context. On the CPU,
+    mlc's matmul plugin is handed to IREE first (see matmul_library.register)."""
+    driver = driver or RUNTIME_DRIVERS[target]
+    if driver.startswith("local"):
+        matmul_library.register()
+    config = iree.runtime.Config(driver)
     context = iree.runtime.SystemContext(config=config)
     if parameters is not None:
         context.add_vm_module(external_parameters.io_module(context.instance, parameters))
-    context.add_vm_module(iree.runtime.VmModule.copy_buffer(context.instance, vmfb))
-    return context.modules.module["main"]
+    try:
+        context.add_vm_module(iree.runtime.VmModule.copy_buffer(context.instance, vmfb))
+    except (RuntimeError, ValueError) as error:  # ValueError: "Error registering modules: ..."
+        if matmul_library.calls_plugin(vmfb):  # IREE says "no executable loader registered"
+            raise matmul_library.missing_plugin_error(error) from None
+        raise
+    return context.modules.module
 
 
 def _owned(array) -> np.ndarray:
@@ -259,6 +274,7 @@ def _compile_cpu(module: ir.Operation, options: dict, cache: ExecutableCache | N
     data tiling breaks nn.MultiheadAttention at dynamic sizes), mlc compiles again
     without, and the executable's statistics say why."""
     _check_cpu_driver(options)
+    matmul_choice.option(options)
     data_tiling = options.get("data-tiling", True)
     if not isinstance(data_tiling, bool):
         raise UserError(f"target 'llvm-cpu': data-tiling must be true or false, got {data_tiling!r}")
@@ -277,6 +293,16 @@ def _with_statistic(executable: Executable, name: str, value) -> Executable:
     return executable
 
 
+def _cpu_passes(module: ir.Operation, options: dict) -> tuple[list[str], dict]:
+    """The matmuls measured faster on the vendor library than on IREE's kernel, on this
+    CPU, move to the library (matmul_choice.py, passes/library_matmuls.py)."""
+    choice = matmul_choice.choose(module, options)
+    if not choice["library"]:
+        return [], {"matmul library": choice}
+    shapes = ",".join(choice["library"])
+    return [f"mlc-library-matmuls{{shapes={shapes} workgroups={matmul_choice.WORKGROUPS}}}"], {"matmul library": choice}
+
+
 targets.register(targets.Target(
     name="llvm-cpu",
     description="IREE for this machine's CPU (host features, e.g. AVX-512; data tiling and microkernels on)",
@@ -285,8 +311,9 @@ targets.register(targets.Target(
     load=lambda vmfb, parameters=None, driver=None: host_function(vmfb, "llvm-cpu", parameters, driver),
     can_run=lambda: (True, ""),
     external_params=True,
-    options=("data-tiling", "driver"),
+    options=("data-tiling", "driver", "matmul-library"),
     runs_alone=RUNS_ALONE,
+    target_passes=_cpu_passes,
 ))
 
 

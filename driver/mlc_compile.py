@@ -9,6 +9,7 @@
 
 import json
 import sys
+from pathlib import Path
 
 from torch_mlir import ir
 
@@ -20,6 +21,7 @@ from . import (
     diagnostics,
     dynamic_shapes,
     executable_cache,
+    matmul_library,
     model_loading,
     parameters,
     source,
@@ -45,6 +47,9 @@ def _argument_parser() -> ArgumentParser:
     parser.add_argument("--target", help="what to compile for (see --list-targets; default llvm-cpu)")
     parser.add_argument("--list-targets", action="store_true", help="list the targets, what they need, and whether they run here")
     parser.add_argument("--cuda-sm", type=int, metavar="N", help="the CUDA compute capability for --target cuda, e.g. 80 or 90")
+    parser.add_argument("--matmul-library", choices=("auto", "on", "off"),
+                        help="llvm-cpu: run f32 matmuls on MKL through mlc's IREE plugin: auto (the default) where "
+                             "it measured faster than IREE's kernel on this CPU, on for every one, off for none")
     parser.add_argument("--no-data-tiling", action="store_true",
                         help="llvm-cpu: keep IREE's data tiling and microkernels off (they pack matmul operands)")
     parser.add_argument("--emit", choices=LEVELS, help="stop at this level and write it (default vmfb)")
@@ -135,7 +140,7 @@ def _load_program(args):
 def _coverage(args) -> int:
     """--coverage: what mlc does with each op type of the model, checked before compiling it."""
     for flag, value in (("--emit", args.emit), ("--params", args.params), ("--cuda-sm", args.cuda_sm),
-                        ("--no-data-tiling", args.no_data_tiling or None)):
+                        ("--no-data-tiling", args.no_data_tiling or None), ("--matmul-library", args.matmul_library)):
         if value is not None:
             raise UserError(f"--coverage checks each target with its default options and writes no IR or executable: "
                             f"drop {flag}")
@@ -183,6 +188,8 @@ def _main(argv) -> int:
     target_options = {"cuda-sm": args.cuda_sm} if args.cuda_sm is not None else {}
     if args.no_data_tiling:
         target_options["data-tiling"] = False
+    if args.matmul_library is not None:
+        target_options["matmul-library"] = args.matmul_library
     targets.check_options(targets.get(args.target), target_options)
     if args.emit == "vmfb" and args.output in (None, "-"):
         raise UserError("the executable is binary: name an output file with -o model.vmfb")
@@ -223,6 +230,12 @@ def _main(argv) -> int:
         write_output(plans["mlc"].html(f"mlc fusion plan: {args.model}"), args.graph)
     if args.emit == "vmfb":
         write_output(vmfb, args.output)
+        if matmul_library.calls_plugin(vmfb):
+            plugin = matmul_library.copy_plugin(Path(args.output).parent)
+            print(f"mlc-compile: note: {len(report['matmul library']['library'])} matmul shape(s) run on mlc's matmul "
+                  f"library; the executable needs its plugin, written to {plugin}:\n  iree-run-module "
+                  f"--module={args.output} --device={report['runtime driver']} {matmul_library.run_flag(plugin)} "
+                  "--function=main --input=...", file=sys.stderr)
         if args.profile:
             inputs = getattr(args, "example_inputs", None) or profiling.example_inputs(module)
             print(profiling.profile(vmfb, inputs, planned=vmfb.planned, parameters=args.params,

@@ -30,7 +30,7 @@ from torch_mlir import ir
 from ..dialects import iree_flow
 from ..errors import UserError
 from ..passes.convert_torch_to_mlc import source_line
-from . import iree_backend
+from . import iree_backend, matmul_library
 
 # Ops that IREE folds into their consumers or leaves as metadata: no dispatch of their own.
 NO_DISPATCH = ("arith.", "tensor.empty", "tensor.dim", "tensor.collapse_shape", "tensor.expand_shape",
@@ -41,7 +41,7 @@ NO_DISPATCH = ("arith.", "tensor.empty", "tensor.dim", "tensor.collapse_shape", 
 class PlannedDispatch:
     """What mlc's plan runs at one position: a fusion group, or an op IREE dispatches itself."""
 
-    kind: str  # "fusion group" or "formed by IREE"
+    kind: str  # "fusion group", "formed by IREE" or "library matmul"
     ops: list[str]
     sources: list[str]
     group: int | None = None
@@ -61,13 +61,20 @@ def plan(module: ir.Operation) -> list[PlannedDispatch]:
     planned = []
     for op in main.regions[0].blocks[0].operations:
         name = op.operation.name
-        if name == iree_flow.DISPATCH_REGION:
+        if name == iree_flow.DISPATCH_REGION and _calls_library(op):
+            planned.append(PlannedDispatch("library matmul", ["linalg.matmul"], _sources([op])))
+        elif name == iree_flow.DISPATCH_REGION:
             inner = [o for o in op.regions[0].blocks[0].operations if not o.operation.name.startswith(NO_DISPATCH)]
             planned.append(PlannedDispatch("fusion group", [o.operation.name for o in inner],
                                            _sources(inner), group=sum(p.group is not None for p in planned)))
         elif not name.startswith(NO_DISPATCH) and any(isinstance(r.type, ir.ShapedType) for r in op.results):
             planned.append(PlannedDispatch("formed by IREE", [name], _sources([op])))
     return planned
+
+
+def _calls_library(region: ir.Operation) -> bool:
+    """A region of `mlc-library-matmuls`: a matmul on the vendor library."""
+    return any(op.operation.name == iree_flow.UKERNEL for op in region.regions[0].blocks[0].operations)
 
 
 def _sources(ops) -> list[str]:
@@ -100,7 +107,7 @@ def example_inputs(module: ir.Operation) -> list[np.ndarray]:
 class DispatchTime:
     position: int  # in the order one call issues them
     kernel: str  # IREE's kernel (executable function) name
-    kind: str  # "fusion group", "formed by IREE", "data-tiling pack", or "dispatch" when unmatched
+    kind: str  # "fusion group", "formed by IREE", "library matmul", "data-tiling pack", or "dispatch" when unmatched
     microseconds: float  # median over the profiled calls
     ops: list[str] = dataclasses.field(default_factory=list)
     sources: list[str] = dataclasses.field(default_factory=list)
@@ -151,6 +158,8 @@ def profile(vmfb: bytes, inputs: list[np.ndarray], *, planned: list[PlannedDispa
                  f"--device_profiling_output={folder / 'run.ireeprof'}"]
         if parameters is not None:
             flags.insert(0, f"--parameters=model={parameters}")
+        if matmul_library.calls_plugin(vmfb):
+            flags.insert(0, matmul_library.run_flag())
         for i, array in enumerate(inputs):
             np.save(folder / f"input{i}.npy", array)
             flags.append(f"--input=@{folder / f'input{i}.npy'}")

@@ -27,6 +27,9 @@ class Target:
     external_params: bool = False  # can keep large weights in an IREE parameter archive (load(artifact, parameters=path))
     runs_alone: tuple[str, ...] = ()  # mlc ops its compiler takes only in a dispatch of their own (mlc-fuse{isolate})
     left_outside: tuple[str, ...] = ()  # mlc ops left out of every group, for IREE to place (mlc-fuse{outside})
+    # Passes of its own on the lowered module, chosen from it and the target options, and
+    # what to report of the choice: (linalg module, options) -> (pipeline elements, report entries)
+    target_passes: Callable[..., tuple[list[str], dict]] | None = None
 
 
 TARGETS: dict[str, Target] = {}

@@ -11,6 +11,7 @@ from . import (  # noqa: F401
     fold_constants,
     form_dispatch_regions,
     fuse,
+    library_matmuls,
     lower_linalg_to_affine,
     lower_to_linalg,
     lower_to_llvm,

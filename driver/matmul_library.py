@@ -1,0 +1,154 @@
+"""mlc's matmul library: the IREE executable plugin that runs chosen matmuls on MKL
+(driver/native/mlc_matmul.c), built here with the machine's C compiler.
+
+The plugin is built on first use into the executable cache's directory, named by the
+hash of its source and of the MKL it links, so a new mlc or a new MKL builds anew.
+It links MKL's sequential layer from this Python environment (the `mkl` and
+`mkl-include` packages of requirements.lock) by absolute path.
+
+IREE's runtime reads `--executable_plugin` when it creates a CPU driver, once per
+process (iree.runtime caches drivers), so `register()` must run before the first
+CPU executable loads: `iree_backend.load` calls it. An executable that calls the
+plugin and loads without it fails with `MissingPlugin`'s message.
+"""
+
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import iree.runtime
+
+from ..errors import UserError
+from ..passes.library_matmuls import SGEMM
+from .executable_cache import ExecutableCache
+
+NATIVE = Path(__file__).parent / "native"
+SOURCES = (NATIVE / "mlc_matmul.c", NATIVE / "iree_executable_plugin.h")
+MKL_LIBRARIES = ("mkl_intel_lp64", "mkl_sequential", "mkl_core")
+PLUGIN_FLAG = "--executable_plugin"
+
+
+class Unavailable(Exception):
+    """Why the plugin cannot be built or used here (no compiler, no MKL, not x86-64)."""
+
+
+class MissingPlugin(UserError):
+    """An executable calls mlc's matmul library, and IREE's runtime has not loaded it."""
+
+
+def _mkl() -> tuple[Path, list[Path]]:
+    """MKL's include directory and the libraries to link, from this environment."""
+    prefix = Path(sys.prefix)
+    include = prefix / "include"
+    if not (include / "mkl_cblas.h").exists():
+        raise Unavailable(f"MKL's headers are not installed ({include / 'mkl_cblas.h'}; pip install mkl-include)")
+    libraries = []
+    for name in MKL_LIBRARIES:
+        found = sorted((prefix / "lib").glob(f"lib{name}.so*"))
+        if not found:
+            raise Unavailable(f"MKL's lib{name}.so is not installed in {prefix / 'lib'} (pip install mkl)")
+        libraries.append(found[0])
+    return include, libraries
+
+
+def _compiler() -> str:
+    for name in (os.environ.get("CC"), "cc", "gcc", "clang"):
+        if name and shutil.which(name):
+            return name
+    raise Unavailable("no C compiler (cc, gcc or clang) on PATH to build it")
+
+
+def _build_key(compiler: str, include: Path, libraries: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for source in SOURCES:
+        digest.update(source.read_bytes())
+    digest.update(repr((compiler, str(include), [str(p) for p in libraries])).encode())
+    return digest.hexdigest()[:16]
+
+
+@functools.cache
+def plugin() -> Path:
+    """The built plugin (built now if needed); raises Unavailable with the reason."""
+    import platform
+    if platform.machine() not in ("x86_64", "AMD64"):
+        raise Unavailable(f"the plugin is built for x86-64, this machine is {platform.machine()}")
+    include, libraries = _mkl()
+    compiler = _compiler()
+    cache = ExecutableCache.default()
+    if not cache.usable:  # a library loaded into the process must not sit where others can write
+        raise Unavailable(f"its build directory {cache.directory} is not private to this user")
+    directory = cache.directory / "plugins"
+    path = directory / f"libmlc_matmul-{_build_key(compiler, include, libraries)}.so"
+    if path.exists():
+        return path
+    directory.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=directory) as scratch:
+        built = Path(scratch) / path.name
+        command = [compiler, "-O2", "-shared", "-fPIC", "-o", str(built), str(SOURCES[0]), f"-I{include}",
+                   *map(str, libraries), f"-Wl,-rpath,{libraries[0].parent}"]
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise Unavailable(f"building it failed: {' '.join(command)}\n{result.stderr.strip()}")
+        os.replace(built, path)  # atomic: a concurrent build of the same key writes the same bytes
+    return path
+
+
+def available() -> tuple[bool, str]:
+    """(whether the plugin can be used here, why not)."""
+    try:
+        plugin()
+        return True, ""
+    except Unavailable as reason:
+        return False, str(reason)
+
+
+_registered: list[Path] = []
+
+
+def register() -> Path | None:
+    """Hands the plugin to IREE's runtime, once per process, before a CPU driver exists.
+    Returns its path, or None where it cannot be built (executables then do not call it)."""
+    if _registered:
+        return _registered[0]
+    ok, _ = available()
+    if not ok:
+        return None
+    iree.runtime.flags.parse_flags(f"{PLUGIN_FLAG}={plugin()}")
+    _registered.append(plugin())
+    return plugin()
+
+
+def calls_plugin(vmfb: bytes) -> bool:
+    """Whether an executable imports the plugin's function."""
+    return SGEMM.encode() in vmfb
+
+
+PLUGIN_NAME = "libmlc_matmul.so"
+
+
+def run_flag(path: Path | None = None) -> str:
+    """The iree-run-module flag that loads the plugin (the built one, or a copy at `path`)."""
+    return f"{PLUGIN_FLAG}={Path(path or plugin()).resolve()}"
+
+
+def copy_plugin(directory: Path) -> Path:
+    """A copy of the plugin in `directory`, beside an executable that needs it."""
+    target = Path(directory) / PLUGIN_NAME
+    shutil.copyfile(plugin(), target)
+    return target
+
+
+def missing_plugin_error(error: Exception) -> MissingPlugin:
+    """The error for an executable whose library calls IREE could not resolve."""
+    return MissingPlugin(
+        "this executable runs matmuls on mlc's matmul library (an IREE executable plugin), and IREE's runtime "
+        f"has not loaded it ({str(error).strip().splitlines()[0]}).\n"
+        f"With iree-run-module, pass {PLUGIN_FLAG}=PATH/libmlc_matmul.so (mlc-compile prints the line; "
+        "compiled.save writes the plugin beside the .vmfb). In Python, mlc registers it before the first CPU "
+        "executable loads: load mlc's executables before creating IREE CPU devices of your own, "
+        "or compile with target_options={'matmul-library': False}.")

@@ -1,0 +1,33 @@
+/// --matmul-library on: the matmul runs on MKL through mlc's plugin. mlc-compile
+/// writes the plugin beside the executable and prints the iree-run-module line that
+/// loads it; the executable runs with that flag, and fails to load without it.
+
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: mlc-compile %s -o %t/linear.vmfb --matmul-library on --quiet --report %t/report.json 2>%t/note.txt
+// RUN: FileCheck %s --check-prefix=NOTE --input-file %t/note.txt
+// NOTE: mlc-compile: note: 1 matmul shape(s) run on mlc's matmul library; the executable needs its plugin, written to {{.*}}/libmlc_matmul.so:
+// NOTE-NEXT: iree-run-module --module={{.*}}/linear.vmfb --device=local-sync --executable_plugin={{.*}}/libmlc_matmul.so --function=main --input=...
+// RUN: FileCheck %s --check-prefix=REPORT --input-file %t/report.json
+// REPORT: "matmul library": {
+// REPORT-NEXT: "library": [
+// REPORT-NEXT: "32x64x48"
+// REPORT: "why": "on (target option)"
+// REPORT: "library matmuls": 1,
+
+// RUN: iree-run-module --module=%t/linear.vmfb --device=local-sync --executable_plugin=%t/libmlc_matmul.so \
+// RUN:   --function=main --input=32x64xf32=1 | FileCheck %s --check-prefix=EXEC
+// EXEC: 32x48xf32=[16 16 16
+// RUN: not iree-run-module --module=%t/linear.vmfb --device=local-sync --function=main --input=32x64xf32=1 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=MISSING
+// MISSING: no executable loader registered for the given executable format
+
+/// A bad value is refused by the flag parser.
+// RUN: not mlc-compile %s -o %t/bad.vmfb --matmul-library sometimes 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: mlc-compile: error: argument --matmul-library: invalid choice: 'sometimes'
+
+func.func @main(%x: tensor<32x64xf32>) -> tensor<32x48xf32> {
+  %w = "mlc.constant"() {value = dense<0.25> : tensor<64x48xf32>} : () -> tensor<64x48xf32>
+  %0 = "mlc.matmul"(%x, %w) : (tensor<32x64xf32>, tensor<64x48xf32>) -> tensor<32x48xf32>
+  %1 = "mlc.relu"(%0) : (tensor<32x48xf32>) -> tensor<32x48xf32>
+  return %1 : tensor<32x48xf32>
+}

@@ -1,0 +1,37 @@
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-fuse, mlc-lower-to-linalg{keep-fusion-groups=true}, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all})' | FileCheck %s
+
+/// What the plugin cannot take stays a linalg.matmul in its group, for IREE's kernel:
+/// other element types, dynamic sizes, and an operand computed inside the group.
+
+// CHECK-LABEL: func.func @f64_matmul
+// CHECK-NOT:   iree_codegen.ukernel.generic
+// CHECK:       linalg.matmul
+func.func @f64_matmul(%x: tensor<8x32xf64>, %w: tensor<32x16xf64>) -> tensor<8x16xf64> {
+  %0 = "mlc.matmul"(%x, %w) : (tensor<8x32xf64>, tensor<32x16xf64>) -> tensor<8x16xf64>
+  return %0 : tensor<8x16xf64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK-NOT:   iree_codegen.ukernel.generic
+// CHECK:       linalg.matmul
+func.func @dynamic_rows(%x: tensor<?x32xf32>, %w: tensor<32x16xf32>) -> tensor<?x16xf32> {
+  %0 = "mlc.matmul"(%x, %w) : (tensor<?x32xf32>, tensor<32x16xf32>) -> tensor<?x16xf32>
+  return %0 : tensor<?x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @operand_made_in_the_group
+// CHECK-NOT:   iree_codegen.ukernel.generic
+// CHECK:       math.exp
+// CHECK:       linalg.matmul
+func.func @operand_made_in_the_group(%x: tensor<8x32xf32>, %w: tensor<32x16xf32>) -> tensor<8x16xf32> {
+  %0 = "mlc.fusion_group"() ({
+    %1 = "mlc.exp"(%x) : (tensor<8x32xf32>) -> tensor<8x32xf32>
+    %2 = "mlc.matmul"(%1, %w) : (tensor<8x32xf32>, tensor<32x16xf32>) -> tensor<8x16xf32>
+    "mlc.yield"(%2) : (tensor<8x16xf32>) -> ()
+  }) : () -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}

@@ -1,0 +1,170 @@
+"""mlc's matmul library: f32 matmuls on MKL inside mlc's executable, through an IREE
+executable plugin (driver/native/mlc_matmul.c, passes/library_matmuls.py), chosen per
+shape by measurement (driver/matmul_choice.py)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+from conftest import compile_and_compare
+
+import mlc
+from mlc.driver import iree_backend, matmul_choice, matmul_library
+from mlc.errors import UserError
+
+pytestmark = pytest.mark.skipif(not matmul_library.available()[0],
+                                reason=f"mlc's matmul plugin cannot be built here: {matmul_library.available()[1]}")
+ON = {"target_options": {"matmul-library": True}}
+
+
+class MLP(torch.nn.Module):
+    """Two linear layers with GELU between: each matmul's group keeps its bias and GELU."""
+
+    def __init__(self, features=64, hidden=256):
+        super().__init__()
+        self.up, self.down = torch.nn.Linear(features, hidden), torch.nn.Linear(hidden, features)
+
+    def forward(self, x):
+        return self.down(torch.nn.functional.gelu(self.up(x)))
+
+
+def library_shapes(compiled) -> list[str]:
+    return compiled.report["matmul library"]["library"]
+
+
+@pytest.mark.iree
+def test_an_mlp_on_the_library_matches_eager():
+    torch.manual_seed(0)
+    compiled = compile_and_compare(MLP(), torch.randn(24, 64), **ON)
+    assert library_shapes(compiled) == ["24x64x256", "24x256x64"]
+    assert compiled.report["dispatches by kind"]["library matmuls"] == 2
+    assert compiled.report["dispatches by kind"]["mlc dispatch regions"] == 2  # bias + GELU, bias
+
+
+@pytest.mark.iree
+def test_a_linear_layer_of_three_dimensional_input_and_a_matmul_alone():
+    """[batch, tokens, features] folds into rows before the library's region; a linear
+    layer without bias leaves its group with nothing else to do, and the group is gone."""
+    torch.manual_seed(0)
+    layer = torch.nn.Linear(48, 40, bias=False)
+    compiled = compile_and_compare(layer, torch.randn(3, 7, 48), **ON)
+    assert library_shapes(compiled) == ["21x48x40"]
+    assert compiled.report["dispatches by kind"] == {**compiled.report["dispatches by kind"],
+                                                      "library matmuls": 1, "mlc dispatch regions": 0}
+
+
+@pytest.mark.iree
+def test_odd_row_counts_and_a_single_row():
+    """Blocks of rows: 13 rows in two workgroups (7 and 6), one row in one workgroup."""
+    torch.manual_seed(0)
+    for rows in (13, 1):
+        compile_and_compare(torch.nn.Linear(32, 24), torch.randn(rows, 32), **ON)
+
+
+@pytest.mark.iree
+def test_attention_scores_and_f64_stay_on_iree():
+    """Batched matmuls of two activations and f64 matmuls are not the library's."""
+    torch.manual_seed(0)
+    compiled = compile_and_compare(lambda q, k: q @ k.transpose(-1, -2), torch.randn(2, 8, 16), torch.randn(2, 8, 16),
+                                   **ON)
+    assert library_shapes(compiled) == []
+    compiled = compile_and_compare(torch.nn.Linear(16, 8).double(), torch.randn(4, 16, dtype=torch.float64), **ON)
+    assert library_shapes(compiled) == []
+
+
+@pytest.mark.iree
+def test_small_matmuls_are_not_measured_and_stay_on_iree(monkeypatch):
+    """Below MIN_FLOPS the call through the plugin costs more than a kernel could save."""
+    monkeypatch.setattr(matmul_choice, "measure", lambda shapes: pytest.fail(f"measured {shapes}"))
+    torch.manual_seed(0)
+    compiled = compile_and_compare(MLP(), torch.randn(4, 64))
+    choice = compiled.report["matmul library"]
+    assert choice["library"] == [] and choice["iree"] == ["4x64x256", "4x256x64"]
+    assert choice["why"] == "every matmul is below 16 MFLOP"
+
+
+@pytest.mark.iree
+def test_a_shape_is_measured_once_per_machine(tmp_path, monkeypatch):
+    """The first compile times both kernels; the next reads the table on disk."""
+    monkeypatch.setenv("MLC_CACHE_DIR", str(tmp_path))
+    matmul_library.plugin.cache_clear()
+    try:
+        shape = "64x256x512"
+        measured = matmul_choice.Measurements.here().get([shape])[shape]
+        assert measured["iree ms"] > 0 and measured["library ms"] > 0
+        monkeypatch.setattr(matmul_choice, "measure", lambda shapes: pytest.fail(f"measured {shapes} again"))
+        assert matmul_choice.Measurements.here().get([shape])[shape] == measured
+        table = json.loads(next((tmp_path / "matmul-choices").glob("*.json")).read_text())
+        assert table == {shape: measured}
+    finally:
+        matmul_library.plugin.cache_clear()
+
+
+def test_the_choice_follows_the_measurements(monkeypatch):
+    """The library wins a shape only when it measured at least 5 % faster."""
+    times = {"128x768x3072": {"iree ms": 4.0, "library ms": 2.0}, "128x3072x768": {"iree ms": 4.0, "library ms": 3.9}}
+
+    class Known:
+        def get(self, shapes):
+            return {s: times[s] for s in shapes}
+
+    monkeypatch.setattr(matmul_choice, "eligible_shapes", lambda module: [*times, "2x3x4"])
+    monkeypatch.setattr(matmul_choice.Measurements, "here", classmethod(lambda cls: Known()))
+    choice = matmul_choice.choose(None, {})
+    assert choice["library"] == ["128x768x3072"]
+    assert choice["iree"] == ["128x3072x768", "2x3x4"]
+
+
+def test_a_bad_option_value_is_an_error():
+    with pytest.raises(UserError, match="matmul-library must be auto, true or false, got 'sometimes'"):
+        mlc.compile(MLP(), (torch.randn(2, 64),), target_options={"matmul-library": "sometimes"})
+
+
+def test_on_where_the_plugin_cannot_be_built_is_an_error(monkeypatch):
+    monkeypatch.setattr(matmul_library, "available", lambda: (False, "no C compiler (cc, gcc or clang) on PATH"))
+    monkeypatch.setattr(matmul_choice, "eligible_shapes", lambda module: ["256x256x256"])
+    with pytest.raises(UserError, match="matmul-library is on, but mlc's matmul plugin cannot be used here: no C"):
+        matmul_choice.choose(None, {"matmul-library": True})
+    assert matmul_choice.choose(None, {})["why"].startswith("unavailable: no C compiler")
+
+
+@pytest.mark.iree
+def test_a_saved_executable_runs_in_iree_run_module_with_the_printed_flag(tmp_path):
+    torch.manual_seed(0)
+    model, x = MLP().eval(), torch.randn(24, 64)
+    compiled = mlc.compile(model, (x,), **ON)
+    compiled.save(tmp_path / "mlp.vmfb")
+    plugin = tmp_path / matmul_library.PLUGIN_NAME
+    assert plugin.exists()
+    np.save(tmp_path / "x.npy", x.numpy())
+    np.save(tmp_path / "expected.npy", model(x).detach().numpy())
+    run = [str(iree_backend.runtime_tool("iree-run-module")), f"--module={tmp_path / 'mlp.vmfb'}",
+           "--device=local-task", "--function=main", f"--input=@{tmp_path / 'x.npy'}",
+           f"--expected_output=@{tmp_path / 'expected.npy'}", "--expected_f32_threshold=0.0001"]
+    done = subprocess.run([*run, matmul_library.run_flag(plugin)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    without = subprocess.run(run, capture_output=True, text=True)
+    assert without.returncode != 0 and "no executable loader registered" in without.stdout + without.stderr
+
+
+@pytest.mark.iree
+def test_loading_without_the_plugin_says_why(tmp_path):
+    """A process that made IREE's CPU driver before mlc could hand it the plugin."""
+    torch.manual_seed(0)
+    mlc.compile(MLP(), (torch.randn(24, 64),), **ON).save(tmp_path / "mlp.vmfb")
+    script = f"""
+import iree.runtime, numpy as np
+iree.runtime.Config("local-task")  # the driver exists, without mlc's plugin
+from mlc.driver import iree_backend
+try:
+    iree_backend.load(open({str(tmp_path / 'mlp.vmfb')!r}, "rb").read(), "llvm-cpu")
+except Exception as error:
+    print(type(error).__name__, error)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env={**os.environ})
+    assert done.stdout.startswith("MissingPlugin this executable runs matmuls on mlc's matmul library"), done.stderr
+    assert "--executable_plugin=PATH/libmlc_matmul.so" in done.stdout
