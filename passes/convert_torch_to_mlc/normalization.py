@@ -7,7 +7,18 @@ from torch_mlir import ir
 
 from ...dialects import compute_ops, data_ops, elementwise_ops, normalization_ops, reduction_ops
 from ...dialects.op_base import is_float
-from ..graph import boolean, cast_to, f64, i64, i64_array_attr, splat, string, tensor_type
+from ..graph import (
+    boolean,
+    broadcast_binary,
+    cast_to,
+    f64,
+    i64,
+    i64_array_attr,
+    reshape,
+    splat,
+    string,
+    tensor_type,
+)
 from .compute import matmul, transpose_last_two
 from .patterns import NotConvertible, converts
 
@@ -46,6 +57,54 @@ def layer_norm(op):
     return normalization_ops.LayerNormOp(
         op.tensor("input"), weight, bias, i64(axis), f64(op.float("eps")), op.result_type()
     ).result
+
+
+@converts("torch.aten.group_norm", makes=(normalization_ops.LayerNormOp, elementwise_ops.MulOp, elementwise_ops.AddOp),
+          keep_whole=True)
+def group_norm(op):
+    """[N, C, ...] in G groups: a layer norm over each group's C/G channels and positions
+    ([N, G, C/G x ...]), then the per-channel weight and bias. Kept whole: torch-mlir's
+    decomposition computes the variance in float64, which a float32 model must not need
+    (vulkan-spirv refuses float64)."""
+    return _group_norm(op, op.int("num_groups"), op.float("eps"))
+
+
+@converts("torch.aten.instance_norm", makes=(normalization_ops.LayerNormOp, normalization_ops.BatchNormOp,
+                                             elementwise_ops.MulOp, elementwise_ops.AddOp), keep_whole=True)
+def instance_norm(op):
+    """Each sample's channels normalized on their own: a group norm with one channel per
+    group; with running statistics (use_input_stats false), a batch norm. Kept whole:
+    torch-mlir aborts bringing it to its backend contract."""
+    if not op.bool("use_input_stats"):
+        return _inference_batch_norm(op, epsilon=op.float("eps"))
+    return _group_norm(op, op.operand_type("input").shape[1], op.float("eps"))
+
+
+def _group_norm(op, groups: int, epsilon: float):
+    input_type = op.operand_type("input")
+    shape, element_type = list(input_type.shape), input_type.element_type
+    if any(size < 0 for size in shape[1:]) or len(shape) < 2:  # a dynamic batch is kept by the reshapes
+        raise NotConvertible("a group or instance norm of a 1-D input, or of one dynamic past its batch")
+    channels = shape[1]
+    per_group = math.prod(shape[1:]) // groups
+    grouped = _batch_reshape(op.tensor("input"), [shape[0], groups, per_group])
+    normalized = normalization_ops.LayerNormOp(
+        grouped, splat(1.0, element_type, [per_group]), splat(0.0, element_type, [per_group]), i64(2),
+        f64(epsilon), grouped.type).result
+    result = _batch_reshape(normalized, shape)
+    per_channel = [channels] + [1] * (len(shape) - 2)
+    if not op.is_none("weight"):
+        result = broadcast_binary(elementwise_ops.MulOp, result, reshape(op.tensor("weight"), per_channel))
+    if not op.is_none("bias"):
+        result = broadcast_binary(elementwise_ops.AddOp, result, reshape(op.tensor("bias"), per_channel))
+    return result
+
+
+def _batch_reshape(value: ir.Value, shape: list[int]) -> ir.Value:
+    """`value` as `shape`, the same batch (maybe dynamic) and the rest regrouped: through
+    [batch, everything else], a collapse then an expansion, which a dynamic batch needs."""
+    flat = reshape(value, [shape[0], math.prod(value.type.shape[1:])])
+    return reshape(flat, shape)
 
 
 @converts("torch.aten._weight_norm_interface", makes=(reduction_ops.ReduceSumOp, elementwise_ops.SqrtOp),

@@ -3,6 +3,8 @@ insert_slice, pad), `linalg.transpose`, and a `linalg.generic` for broadcast and
 gather (the gather reads its input with `tensor.extract` at the loaded index).
 """
 
+import math
+
 from torch_mlir import ir
 from torch_mlir.dialects import arith, linalg, tensor
 
@@ -72,6 +74,13 @@ def _expanded_sizes(value, shape, groups):
     return result
 
 
+def _regroups_behind_batch(source: list[int], target: list[int]) -> bool:
+    """Whether a reshape keeps a dynamic first dimension and regroups the static rest."""
+    rest_static = DYNAMIC not in source[1:] and DYNAMIC not in target[1:]
+    return (len(source) > 1 and len(target) > 1 and source[0] == target[0] == DYNAMIC and rest_static
+            and math.prod(source[1:]) == math.prod(target[1:]))
+
+
 def _lower_reshape(op):
     x = op.input
     source, target = list(x.type.shape), list(op.result.type.shape)
@@ -86,6 +95,9 @@ def _lower_reshape(op):
         return collapse(x, groups)
     if len(source) < len(target) and (groups := reassociation(target, source)) is not None:
         return expand(x, _expanded_sizes(x, target, groups), groups)
+    if _regroups_behind_batch(source, target):  # [?, 4, 5, 5] -> [?, 2, 50]: through [?, 100]
+        flat = collapse(x, [[0], list(range(1, len(source)))])
+        return expand(flat, [sizes(x)[0], *target[1:]], [[0], list(range(1, len(target)))])
     if DYNAMIC in source or DYNAMIC in target:
         raise Unsupported("a dynamic reshape that is neither a collapse nor an expansion")
     flat = collapse(x, [list(range(len(source)))])
