@@ -88,7 +88,10 @@ def choose(module: ir.Operation, options: dict) -> dict:
         return {"library": [], "iree": shapes, "why": f"unavailable: {reason}"}
     if mode == "on":
         return {"library": shapes, "iree": [], "why": "on (target option)"}
-    measured = Measurements.here().get(large)
+    try:
+        measured = Measurements.here().get(large)
+    except matmul_library.MissingPlugin:  # this process made IREE's CPU driver before mlc could hand it the plugin
+        return {"library": [], "iree": shapes, "why": "unavailable: IREE's CPU driver in this process lacks the plugin"}
     library = [s for s in large if measured[s]["library ms"] < MARGIN * measured[s]["iree ms"]]
     return {"library": library, "iree": [s for s in shapes if s not in library], "why": "measured on this CPU",
             "measured": {s: measured[s] for s in large}}

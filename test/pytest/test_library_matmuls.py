@@ -168,3 +168,18 @@ except Exception as error:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env={**os.environ})
     assert done.stdout.startswith("MissingPlugin this executable runs matmuls on mlc's matmul library"), done.stderr
     assert "--executable_plugin=PATH/libmlc_matmul.so" in done.stdout
+
+
+def test_a_process_whose_cpu_driver_lacks_the_plugin_keeps_every_matmul_on_iree(monkeypatch):
+    """Measuring needs the plugin loaded; where this process made IREE's CPU driver first,
+    the compile goes on with IREE's kernel and says why."""
+
+    class Unloadable:
+        def get(self, shapes):
+            raise matmul_library.MissingPlugin("no plugin in this process")
+
+    monkeypatch.setattr(matmul_choice, "eligible_shapes", lambda module: ["256x256x256"])
+    monkeypatch.setattr(matmul_choice.Measurements, "here", classmethod(lambda cls: Unloadable()))
+    choice = matmul_choice.choose(None, {})
+    assert choice["library"] == [] and choice["iree"] == ["256x256x256"]
+    assert choice["why"] == "unavailable: IREE's CPU driver in this process lacks the plugin"

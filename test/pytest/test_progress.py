@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 MLP = [str(BIN / "mlc-compile"), f"{ROOT}/examples/models.py:make_mlp", "--input-shape", "8x64xf32"]
-STAGES = ["import", "torch to mlc", "O2 graph passes", "lowering to linalg", "compile for llvm-cpu"]
+STAGES = ["import", "torch to mlc", "O2 graph passes", "lowering to linalg", "llvm-cpu passes", "compile for llvm-cpu"]
 pytestmark = [pytest.mark.slow, pytest.mark.iree]  # each child compiles with IREE
 ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
