@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 from torch_mlir import ir
-from torch_mlir.dialects import arith, linalg
+from torch_mlir.dialects import arith, linalg, tensor
 
 from ...dialects import compute_ops as compute
 from ...dialects.compute_ops import spatial_dims
@@ -117,6 +117,28 @@ def _spatial_pad(value, layout, padding, padding_value):
     return pad(value, low, high, padding_value)
 
 
+def _read_input(x, padded, axes: list[int], kernels: list[int], outputs: list[int], stride, dilation, padding_value):
+    """`x` padded by `padded` ([low, high] per spatial axis), then cut to exactly the extent
+    the windows read, (out - 1) * stride + dilation * (kernel - 1) + 1 per axis: padding
+    no window reaches is not added, and trailing input rows no window reaches are cut.
+    IREE 3.13 folds a convolution's unit output dimension (one output frame) as if the
+    input had exactly that extent, and otherwise emits an invalid linalg.generic
+    (torchvision's r3d_18: a stride-2 Conv3d from two frames to one)."""
+    rank = x.type.rank
+    low, high, extents = [0] * rank, [0] * rank, list(x.type.shape)
+    for i, axis in enumerate(axes):
+        read = (outputs[i] - 1) * stride[i] + dilation[i] * (kernels[i] - 1) + 1
+        low[axis] = padded[2 * i]
+        high[axis] = max(0, read - x.type.shape[axis] - low[axis])
+        extents[axis] = read
+    padded_x = pad(x, low, high, padding_value)
+    if list(padded_x.type.shape) == extents:
+        return padded_x
+    batch = [] if extents[0] != DYNAMIC else sizes(padded_x)[:1]  # the one size that may be dynamic
+    cut = ir.RankedTensorType.get(extents, x.type.element_type)
+    return tensor.extract_slice(cut, padded_x, [], batch, [], [0] * rank, extents, [1] * rank)
+
+
 def _result_sizes(op):
     """The result's sizes; only the batch dimension may be dynamic."""
     shape = list(op.result.type.shape)
@@ -139,8 +161,10 @@ def _lower_conv2d(op):
     layout = _layout(op)
     stride, padding, dilation = _window(op)
     groups = int_attr(op, "groups")
-    x = _spatial_pad(op.input, layout, padding, 0)
-    init = _accumulator(op, layout)
+    init = _accumulator(op, layout)  # first: it refuses dynamic sizes past the batch
+    axes, kernel_axes = ([2, 3], [2, 3]) if layout == "NCHW" else ([1, 2], [0, 1])
+    x = _read_input(op.input, padding, axes, [op.weight.type.shape[a] for a in kernel_axes],
+                    [op.result.type.shape[a] for a in axes], stride, dilation, 0)
     window = {"strides": stride, "dilations": dilation}
     channels = spatial_dims(op.input.type.shape, layout)[1]
     filters = spatial_dims(op.result.type.shape, layout)[1]
@@ -318,8 +342,10 @@ def _multiply_add(x, w, acc):
 def _lower_conv3d(op):
     stride, padding, dilation = i64_array(op, "stride"), i64_array(op, "padding"), i64_array(op, "dilation")
     groups = int_attr(op, "groups")
-    x = _nd_padded(op.input, padding, 0)
-    init = _accumulator_nd(op)
+    init = _accumulator_nd(op)  # first: it refuses dynamic sizes past the batch
+    axes = [2, 3, 4]
+    x = _read_input(op.input, padding, axes, list(op.weight.type.shape[2:]), [op.result.type.shape[a] for a in axes],
+                    stride, dilation, 0)
     channels, filters = op.input.type.shape[1], op.result.type.shape[1]
     window = {"strides": stride, "dilations": dilation}
     if groups == 1:
