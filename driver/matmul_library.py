@@ -15,6 +15,7 @@ plugin and loads without it fails with `MissingPlugin`'s message.
 import functools
 import hashlib
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -74,7 +75,6 @@ def _build_key(compiler: str, include: Path, libraries: list[Path]) -> str:
 @functools.cache
 def plugin() -> Path:
     """The built plugin (built now if needed); raises Unavailable with the reason."""
-    import platform
     if platform.machine() not in ("x86_64", "AMD64"):
         raise Unavailable(f"the plugin is built for x86-64, this machine is {platform.machine()}")
     include, libraries = _mkl()
