@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-models test-fast conformance conformance-sample lint lit pytest venv lock clean system-packages
+.PHONY: demo test test-models test-fast conformance conformance-sample fuzz lint lit pytest venv lock clean system-packages
 
 # pytest runs on both cores (pytest-xdist). --dist loadgroup keeps the cases that share one
 # compiled module (an xdist_group: a family of op cases) on one worker, so it compiles once.
@@ -52,6 +52,13 @@ conformance: $(STAMP)
 
 conformance-sample: $(STAMP)
 	$(BIN)/python test/conformance/run.py --jobs $(JOBS) --sample 2
+
+# Random programs (test/fuzz): each compiled at -O0 and -O2 and compared with eager; a
+# failure is shrunk and its reproducer written to build/fuzz. FUZZ_ARGS picks the size,
+# e.g. make fuzz FUZZ_ARGS="--minutes 60 --seed 7 --also vulkan-spirv,mlir-cpu".
+FUZZ_ARGS ?= --graphs 200
+fuzz: $(STAMP)
+	$(BIN)/python test/fuzz/run.py $(FUZZ_ARGS)
 
 # Debian packages: the Vulkan runtime of the vulkan-spirv target (the Vulkan loader and
 # Mesa's lavapipe, a Vulkan device on the CPU); Graphviz, which lays out the picture of

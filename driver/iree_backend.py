@@ -327,12 +327,19 @@ def _probe(driver: str) -> tuple[bool, str]:
     try:
         if not iree.runtime.get_driver(driver).query_available_devices():
             return False, f"the {driver} driver finds no device"
-        iree.runtime.get_device(driver)
+        _own_device(driver)  # made and let go: a device kept alive costs CPU (see _own_device)
         return True, ""
     except Exception as error:  # a missing driver library or device raises, never crash
         # "Error creating driver: c/.../file.c:66: UNAVAILABLE; CUDA driver library ... not available; please ..."
         cause = re.sub(r"^.*?: [A-Z_]+; ", "", str(error).strip().splitlines()[0]).split("; ")[0]
         return False, f"no {driver} device ({cause}){PROBE_HINTS.get(driver, '')}"
+
+
+def _own_device(driver: str):
+    """A new device of `driver`, which lives as long as its holder. Not IREE's shared
+    `get_device`, which keeps one until the process ends: a live Vulkan device on Mesa's
+    lavapipe keeps threads polling, about half a CPU core, until it is destroyed."""
+    return iree.runtime.get_driver(driver).create_default_device()
 
 
 def _upload(device, array: np.ndarray):
@@ -397,7 +404,7 @@ def _device_function(vmfb: bytes, target: str, parameters=None):
         def unavailable(*arrays):
             raise UserError(f"cannot run target '{target}' here: {why}")
         return unavailable
-    device = iree.runtime.get_device(RUNTIME_DRIVERS[target])
+    device = _own_device(RUNTIME_DRIVERS[target])  # goes with the function, and the Compiled holding it
     context = iree.runtime.SystemContext(config=iree.runtime.Config(device=device))
     if parameters is not None:
         context.add_vm_module(external_parameters.io_module(context.instance, parameters))

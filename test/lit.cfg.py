@@ -11,7 +11,7 @@ config.suffixes = [".mlir", ".py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.test_source_root, "..", "build", "lit")
 # pytest's tests and shared inputs are not lit tests.
-config.excludes = ["lit.cfg.py", "not.py", "pytest", "inputs", "conformance", "__pycache__"]
+config.excludes = ["lit.cfg.py", "not.py", "pytest", "inputs", "conformance", "fuzz", "__pycache__"]
 
 # Tools come from the Python environment running lit (the project's .venv).
 bin_dir = os.path.dirname(sys.executable)

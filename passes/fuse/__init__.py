@@ -16,6 +16,7 @@ fail there); the driver sets it from the target (`Target.runs_alone`).
 
 import collections
 import dataclasses
+import math
 
 from torch_mlir import ir
 
@@ -23,6 +24,7 @@ from ...dialects.data_ops import ConstantOp
 from ...dialects.facts import Declined, FusionKind
 from ...dialects.fusion_ops import FusionGroupOp, YieldOp
 from ...dialects.op_base import MlcOp, op_classes
+from ...dialects.shape_ops import SliceOp
 from ...errors import UserError
 from ..registry import Pass, register
 from .planner import SINK, Graph, plan
@@ -59,7 +61,18 @@ def build_graph(ops: list[ir.Operation], isolated: frozenset = frozenset()) -> G
         successors.append(sorted(users))
     shapes = [tuple(op.results[0].type.shape) for op in ops]
     kinds = [FusionKind.OPAQUE if type(op.opview) in isolated else op.opview.fusion() for op in ops]
-    return Graph(kinds, successors, shapes)
+    return Graph(kinds, successors, shapes, [_takes_part(op, kind) for op, kind in zip(ops, kinds)])
+
+
+def _takes_part(op: ir.Operation, kind: FusionKind) -> bool:
+    """An injective op whose result is a part of its first operand (a slice, a gather
+    of fewer rows): fewer elements, or a size known only at run time."""
+    if kind != FusionKind.INJECTIVE or not op.operands:
+        return False
+    operand, result = op.operands[0].type, op.results[0].type
+    if not (isinstance(operand, ir.RankedTensorType) and operand.has_static_shape and result.has_static_shape):
+        return isinstance(op.opview, SliceOp)
+    return math.prod(result.shape) < math.prod(operand.shape)
 
 
 def emit_group(members: list[ir.Operation]) -> ir.Operation:

@@ -20,6 +20,7 @@ class Graph:
     kinds: list[OpKind]
     successors: list[list[int]]  # SINK (-1) for uses outside the graph
     shapes: list[tuple] | None = None  # result shapes; None: all alike
+    takes_part: list[bool] | None = None  # injective ops whose result is part of their input (slices)
 
 
 def post_dominators(graph: Graph) -> list[int]:
@@ -83,6 +84,12 @@ def _can_fuse(groups: _Groups, graph: Graph, node: int, dominator: int, phase: i
     """TVM's rules: what may lie between `node` and the `dominator` it joins."""
     kind_of = lambda n: groups.kind[groups.find(n)]  # noqa: E731
     inner = [kind_of(n) for n in _paths_between(graph, node, dominator)]
+    if graph.takes_part and any(graph.takes_part[n] for n in _paths_between(graph, node, dominator) + [dominator]):
+        # A group whose output is a part of what it computes has no op IREE can tile
+        # it by (IREE 3.13: "write affecting operations on global resources are
+        # restricted to workgroup distributed contexts"); IREE's own dispatch
+        # formation leaves such slices out of their producer's dispatch too.
+        return False
     target = kind_of(dominator)
     kind = kind_of(node)
     if kind == OpKind.OUT_ELEMENTWISE_FUSABLE:

@@ -1,0 +1,127 @@
+"""One random program through mlc, compared with eager: the property the fuzzer and
+CI's fixed batch check, the tolerance it allows, and the reproducer a failure leaves."""
+
+import dataclasses
+import math
+import shlex
+import traceback
+from pathlib import Path
+
+import torch
+import torch.utils._pytree as pytree
+from graphs import Program
+
+# Per op on the longest path: a relative error of 1e-4 and an absolute one of 1e-5 of
+# the largest magnitude the program computes (a difference of two large values may be
+# near zero; a correct compiler's rounding differs from eager's there by that much).
+RTOL_PER_OP, ATOL_PER_OP = 1e-4, 1e-5
+
+
+class Finding(AssertionError):
+    """A program on which mlc departs from eager: a wrong result or a failed compile."""
+
+    def __init__(self, kind: str, detail: str):
+        super().__init__(f"{kind}: {detail}")
+        self.kind, self.detail = kind, detail
+
+
+@dataclasses.dataclass(frozen=True)
+class Configuration:
+    target: str = "llvm-cpu"
+    opt_level: int = 2
+
+    def __str__(self):
+        return f"{self.target} -O{self.opt_level}"
+
+    def flags(self) -> list[str]:
+        return ["--target", self.target, "-O", str(self.opt_level), "--no-fallback"]
+
+
+def tolerance(program: Program, module, inputs) -> tuple[float, float]:
+    """(rtol, atol) for `program`: each grows with its depth, atol with its magnitudes."""
+    every_module, _ = program.instantiate(every_value=True)
+    with torch.no_grad():
+        values = every_module(*inputs)
+    finite = [value.abs()[value.isfinite()] for value in values if value.is_floating_point() and value.numel()]
+    scale = max([1.0] + [float(value.max()) for value in finite if value.numel()])
+    steps = 1 + program.depth
+    return RTOL_PER_OP * steps, ATOL_PER_OP * steps * scale
+
+
+def check(program: Program, configuration: Configuration) -> None:
+    """Compiles `program` with mlc's own conversions (no fallback) and raises `Finding`
+    unless every output matches eager."""
+    import mlc
+
+    module, inputs = program.instantiate()
+    with torch.no_grad():
+        expected = module(*inputs)
+    try:
+        compiled = mlc.compile(module, inputs, target=configuration.target, opt_level=configuration.opt_level,
+                               allow_fallback=False, cache=False)
+    except mlc.UserError as error:
+        raise Finding("compile error", _first_line(str(error))) from error
+    except Exception as error:  # noqa: BLE001 - any other exception is mlc's bug, which the finding names
+        raise Finding("crash", f"{type(error).__name__}: {_first_line(str(error))}") from error
+    try:
+        actual = compiled(*inputs)
+    except Exception as error:  # noqa: BLE001
+        raise Finding("run error", f"{type(error).__name__}: {_first_line(str(error))}") from error
+    rtol, atol = tolerance(program, module, inputs)
+    for index, (got, want) in enumerate(zip(pytree.tree_leaves(actual), pytree.tree_leaves(expected))):
+        if got.shape != want.shape or got.dtype != want.dtype:
+            raise Finding("wrong result", f"output {index}: {got.dtype} {list(got.shape)}, eager "
+                          f"{want.dtype} {list(want.shape)}")
+        close = torch.isclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
+        if not bool(close.all()):
+            error = (got - want).abs().nan_to_num(math.inf).max()
+            raise Finding("wrong result", f"output {index} {list(want.shape)}: {int((~close).sum())} of "
+                          f"{want.numel()} elements differ, largest by {float(error):.3g} "
+                          f"(rtol {rtol:.1e}, atol {atol:.1e})")
+
+
+def _first_line(text: str) -> str:
+    """The message's first line, and the next where the first only introduces it
+    ("IREE failed to compile for llvm-cpu:")."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()] or ["(no message)"]
+    return " ".join(lines[:2]) if lines[0].endswith(":") else lines[0]
+
+
+def reproducer(program: Program, configuration: Configuration, finding: Finding) -> str:
+    """A script that shows `finding` on its own: the module, its inputs, the comparison
+    with eager and the `mlc-compile` line."""
+    shapes = " ".join(f"--input-shape {shape}" for shape in program.input_shapes())
+    command = f"mlc-compile reproducer.py:Model {shapes} {shlex.join(configuration.flags())}"
+    return "\n".join([
+        f'"""mlc on a random program ({configuration}): {finding}',
+        "",
+        "Run it: python reproducer.py (compares with eager). The compile alone:",
+        f"    {command}",
+        '"""',
+        "",
+        program.source(),
+        "",
+        'if __name__ == "__main__":',
+        "    import mlc",
+        "",
+        "    model, inputs = Model().eval(), example_inputs()",
+        f"    compiled = mlc.compile(model, inputs, target={configuration.target!r}, "
+        f"opt_level={configuration.opt_level}, allow_fallback=False, cache=False)",
+        "    with torch.no_grad():",
+        "        expected = model(*inputs)",
+        "    for got, want in zip(compiled(*inputs), expected):",
+        "        print('largest difference:', float((got - want).abs().max()))",
+        "",
+    ])
+
+
+def write_reproducer(directory: Path, name: str, program: Program, configuration: Configuration,
+                     finding: Finding) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{name}.py"
+    path.write_text(reproducer(program, configuration, finding))
+    return path
+
+
+def describe(error: BaseException) -> str:
+    return "".join(traceback.format_exception_only(type(error), error)).strip()

@@ -1,0 +1,126 @@
+"""`make fuzz`: random programs through mlc, each compared with eager.
+
+    .venv/bin/python test/fuzz/run.py --graphs 500              # 500 programs, llvm-cpu -O0 and -O2
+    .venv/bin/python test/fuzz/run.py --minutes 30 --seed 7     # for half an hour, from seed 7
+    .venv/bin/python test/fuzz/run.py --graphs 50 --also vulkan-spirv,mlir-cpu
+
+Each program is compiled with mlc's own conversions at -O0 and -O2 on llvm-cpu, and
+every `--sample-every`-th one also for the `--also` targets. Hypothesis draws the
+programs in batches, each batch from its own seed (`--seed` + batch number, so a run is
+repeatable). A failure ends its batch: Hypothesis shrinks it to a minimal program,
+whose reproducer goes to `--out` (default build/fuzz) and the next batch goes on. The
+program being compiled is always in `--out`/current.py, so a run that dies in native
+code leaves it behind. The summary counts programs, findings by kind, and the time.
+"""
+
+import argparse
+import collections
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+os.environ.setdefault("MLC_CACHE_DIR", str(HERE.parents[1] / "build" / "cache"))
+
+from check import Configuration, Finding, check, write_reproducer  # noqa: E402
+from graphs import programs  # noqa: E402
+from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
+
+BATCH = 25
+
+
+def configurations(program_number: int, also: list[str], every: int) -> list[Configuration]:
+    chosen = [Configuration("llvm-cpu", 0), Configuration("llvm-cpu", 2)]
+    if also and program_number % every == 0:
+        chosen += [Configuration(target, 2) for target in also]
+    return chosen
+
+
+class Campaign:
+    """The run's state: programs tried, findings, and where reproducers go."""
+
+    def __init__(self, out: Path, also: list[str], every: int, max_ops: int, log):
+        self.out, self.also, self.every, self.max_ops, self.log = out, also, every, max_ops, log
+        self.tried = 0
+        self.ops: collections.Counter = collections.Counter()  # how often each op was drawn
+        self.findings: list[dict] = []
+        self.failing: tuple | None = None  # the configuration and finding of the example being shrunk
+
+    def property(self, program) -> None:
+        self.tried += 1
+        self.ops.update(program.ops)
+        self.out.mkdir(parents=True, exist_ok=True)
+        (self.out / "current.py").write_text(program.source())
+        for configuration in configurations(self.tried, self.also, self.every):
+            try:
+                check(program, configuration)
+            except Finding as finding:
+                self.failing = (configuration, finding, program)
+                raise
+
+    def batch(self, batch_seed: int, examples: int) -> None:
+        """`examples` programs from `batch_seed`; a failure is shrunk and written."""
+        self.failing = None
+
+        @seed(batch_seed)
+        @settings(max_examples=examples, deadline=None, database=None, derandomize=False, print_blob=False,
+                  suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
+                  report_multiple_bugs=False)
+        @given(programs(max_ops=self.max_ops))
+        def one(program):
+            self.property(program)
+
+        try:
+            one()
+        except Finding:
+            configuration, finding, program = self.failing
+            name = f"seed{batch_seed}-{len(self.findings)}"
+            path = write_reproducer(self.out, name, program, configuration, finding)
+            record = {"kind": finding.kind, "configuration": str(configuration), "detail": finding.detail,
+                      "ops": len(program.lines), "reproducer": str(path)}
+            self.findings.append(record)
+            self.log(f"  {finding.kind} ({configuration}): {finding.detail}\n    shrunk to {len(program.lines)} "
+                     f"op(s): {path}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--graphs", type=int, default=200, help="programs to try (default 200)")
+    parser.add_argument("--minutes", type=float, help="stop starting batches after this long")
+    parser.add_argument("--seed", type=int, default=0, help="the first batch's seed")
+    parser.add_argument("--max-ops", type=int, default=8, help="ops per program at most (default 8)")
+    parser.add_argument("--also", default="", help="more targets for a sample, e.g. vulkan-spirv,mlir-cpu")
+    parser.add_argument("--sample-every", type=int, default=10, help="every Nth program goes to --also")
+    parser.add_argument("--out", type=Path, default=HERE.parents[1] / "build" / "fuzz")
+    parser.add_argument("--json", type=Path, help="also write the summary here")
+    args = parser.parse_args(argv)
+
+    also = [target for target in args.also.split(",") if target]
+    campaign = Campaign(args.out, also, args.sample_every, args.max_ops, lambda line: print(line, flush=True))
+    start = time.monotonic()
+    batch_seed = args.seed
+    while campaign.tried < args.graphs:
+        if args.minutes is not None and time.monotonic() - start > args.minutes * 60:
+            break
+        before = campaign.tried
+        campaign.batch(batch_seed, min(BATCH, args.graphs - campaign.tried))
+        print(f"batch {batch_seed}: {campaign.tried - before} programs; {campaign.tried} in "
+              f"{time.monotonic() - start:.0f} s, {len(campaign.findings)} finding(s)", flush=True)
+        batch_seed += 1
+    seconds = time.monotonic() - start
+    kinds = collections.Counter(finding["kind"] for finding in campaign.findings)
+    summary = {"programs": campaign.tried, "seconds": round(seconds), "findings": campaign.findings,
+               "by kind": dict(kinds), "seeds": [args.seed, batch_seed - 1], "ops drawn": dict(campaign.ops)}
+    print("ops drawn: " + ", ".join(f"{op} {n}" for op, n in campaign.ops.most_common()))
+    print(f"\n{campaign.tried} random programs (seeds {args.seed}-{batch_seed - 1}) in {seconds:.0f} s: "
+          f"{len(campaign.findings)} finding(s)" + "".join(f", {n} {kind}" for kind, n in kinds.items()))
+    if args.json:
+        args.json.write_text(json.dumps(summary, indent=2))
+    return 1 if campaign.findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""CI's fixed batch of random programs (test/fuzz): the same programs every run,
+each compiled with mlc's own conversions at -O0 and -O2 and compared with eager.
+`make fuzz` runs the open-ended search; this batch keeps what it found fixed."""
+
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+from hypothesis import HealthCheck, Phase, given, seed, settings
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
+from check import Configuration, Finding, check, reproducer  # noqa: E402
+from graphs import Program, Value, programs  # noqa: E402
+
+pytestmark = pytest.mark.iree
+
+
+@pytest.mark.parametrize("opt_level", [0, 2])
+def test_a_fixed_batch_of_random_programs_matches_eager(opt_level):
+    @seed(20261125)
+    @settings(max_examples=12, deadline=None, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(programs(max_ops=6))
+    def matches(program):
+        check(program, Configuration("llvm-cpu", opt_level))
+
+    matches()
+
+
+def test_a_program_is_the_source_it_prints():
+    program = Program(inputs=[Value("x0", (2, 3))], parameters=[("p0", "torch.nn.Parameter(torch.ones((3, 4)))")],
+                      lines=[(Value("v0", (2, 4), 1), "torch.matmul(x0, self.p0)")],
+                      outputs=[Value("v0", (2, 4), 1)], seed=3)
+    module, (x0,) = program.instantiate()
+    assert x0.shape == (2, 3)
+    torch.testing.assert_close(module(x0)[0], x0.sum(1, keepdim=True).expand(2, 4))
+    assert program.input_shapes() == ["2x3xf32"]
+
+
+def test_a_wrong_result_is_a_finding_with_a_reproducer(monkeypatch):
+    """The check fails a compiled model that departs from eager, and the reproducer it
+    writes names the finding and the mlc-compile line."""
+    import mlc
+
+    program = Program(inputs=[Value("x0", (4,))], parameters=[], lines=[(Value("v0", (4,), 1), "torch.relu(x0)")],
+                      outputs=[Value("v0", (4,), 1)], seed=0)
+    real_compile = mlc.compile
+
+    def off_by_one(*args, **kwargs):
+        compiled = real_compile(*args, **kwargs)
+        return lambda *inputs: tuple(output + 1 for output in compiled(*inputs))
+
+    monkeypatch.setattr(mlc, "compile", off_by_one)
+    with pytest.raises(Finding, match="wrong result: output 0 .4.: 4 of 4 elements differ") as caught:
+        check(program, Configuration("llvm-cpu", 0))
+    text = reproducer(program, Configuration("llvm-cpu", 0), caught.value)
+    assert "mlc-compile reproducer.py:Model --input-shape 4xf32 --target llvm-cpu -O 0 --no-fallback" in text
+    assert "def example_inputs():" in text and "torch.relu(x0)" in text
+    namespace: dict = {}
+    exec(compile(text.replace('if __name__ == "__main__":', "if False:"), "reproducer", "exec"), namespace)
+    assert namespace["Model"]()(*namespace["example_inputs"]())[0].shape == (4,)
