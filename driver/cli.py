@@ -10,6 +10,7 @@ import traceback
 from typing import Callable
 
 from ..errors import UserError
+from . import atomic_file
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -46,7 +47,6 @@ def write_output(data: str | bytes, path: str | None) -> None:
         sys.stdout.write(data) if isinstance(data, str) else sys.stdout.buffer.write(data)
         return
     try:
-        with open(path, "w" if isinstance(data, str) else "wb") as file:
-            file.write(data)
+        atomic_file.write(path, data)  # an interrupted write leaves the old file, never half of one
     except OSError as error:
         raise UserError(f"could not write output file '{path}': {error.strerror}") from None

@@ -1,7 +1,6 @@
 """`Compiled`: what `mlc.compile` returns. Call it like the model."""
 
 import os
-import shutil
 import weakref
 from pathlib import Path
 
@@ -10,7 +9,7 @@ import torch
 import torch.utils._pytree as pytree
 
 from ..errors import UserError
-from . import iree_backend, matmul_library, targets
+from . import atomic_file, iree_backend, matmul_library, targets
 
 
 class Compiled:
@@ -69,14 +68,13 @@ class Compiled:
         suffix .irpa (run both with `iree-run-module --module=m.vmfb --parameters=model=m.irpa`).
         An executable that runs matmuls on mlc's matmul library gets the plugin beside it
         (`libmlc_matmul.so`; run with `--executable_plugin=` that path)."""
-        with open(path, "wb") as file:
-            file.write(self.artifact)
+        atomic_file.write(path, self.artifact)  # each file whole or not at all
         if targets.get(self.target).is_iree and matmul_library.calls_plugin(self.artifact):
             matmul_library.copy_plugin(Path(path).parent)
         if self.parameters is not None:
             params = Path(params) if params is not None else Path(path).with_suffix(".irpa")
             if not (params.exists() and params.samefile(self.parameters)):
-                shutil.copyfile(self.parameters, params)
+                atomic_file.copy(self.parameters, params)
 
     def profile(self, *args, calls: int = 20):
         """Times each dispatch of a call with `args` by IREE's profiler, in a process of its
@@ -93,7 +91,15 @@ class Compiled:
     def __call__(self, *args):
         flat = self._flat_args(args)
         arrays = [self._check(i, arg) for i, arg in enumerate(flat)]
-        results = [_tensor(r) if isinstance(r, np.ndarray) else r for r in self._main(*arrays)]
+        try:
+            returned = self._main(*arrays)
+        except RuntimeError as error:
+            if "RESOURCE_EXHAUSTED" not in str(error):
+                raise
+            shapes = ", ".join(str(list(array.shape)) for array in arrays)
+            raise UserError(f"the call with inputs of shape {shapes} needs more memory than IREE could allocate "
+                            f"(RESOURCE_EXHAUSTED)") from None
+        results = [_tensor(r) if isinstance(r, np.ndarray) else r for r in returned]
         for index, dtype in self._unsigned.items():  # IREE's integers are signless: uint8 comes back int8
             results[index] = results[index].view(dtype)
         outputs = []
@@ -105,6 +111,11 @@ class Compiled:
         return pytree.tree_unflatten(outputs, self._out_spec)
 
     def _flat_args(self, args):
+        for index, arg in enumerate(args):  # a nested list of numbers would flatten into many "inputs"
+            if isinstance(arg, (list, tuple)) and not any(isinstance(leaf, (torch.Tensor, np.ndarray))
+                                                          for leaf in pytree.tree_leaves(arg)):
+                raise UserError(f"input {index}: expected a tensor, got a {type(arg).__name__} "
+                                f"(torch.tensor(...) makes one)")
         flat = pytree.tree_leaves(args)
         if len(flat) != len(self._example):
             raise UserError(f"expected {len(self._example)} input(s), got {len(flat)}")
@@ -116,6 +127,9 @@ class Compiled:
             arg = torch.from_numpy(arg)
         if not isinstance(arg, torch.Tensor):
             raise UserError(f"input {index}: expected a tensor, got {type(arg).__name__}")
+        if arg.device.type != "cpu":  # mlc hands IREE host memory; IREE copies it to the target's device
+            raise UserError(f"input {index}: expected a tensor in CPU memory, got one on '{arg.device}' "
+                            f"(.cpu() moves it)")
         if arg.dtype != expected.dtype:
             raise UserError(f"input {index}: expected dtype {expected.dtype}, got {arg.dtype}")
         if not _shape_matches(arg.shape, expected.shape):

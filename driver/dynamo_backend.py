@@ -13,10 +13,15 @@ executable (registered as a `torch_dynamo_backends` entry point, so no `import m
 - A graph mlc cannot compile runs eagerly, with one warning saying why; so does a
   call that needs autograd (mlc compiles inference). Nothing here raises into the
   user's program but a bad option.
+- Threads: compiles happen one at a time (`COMPILING`), each signature once. While
+  torch.export traces, torch's FX-tracing flag is set for the whole process, and
+  Dynamo would raise in another thread entering a compiled model; for that window
+  Dynamo is told to run such a call eagerly instead (`error_on_nested_fx_trace`).
 """
 
 import dataclasses
 import re
+import threading
 import warnings
 from collections.abc import Callable
 
@@ -25,6 +30,7 @@ import torch
 from ..errors import UserError
 
 OPTIONS = {"target": str, "opt_level": int}
+COMPILING = threading.RLock()  # one compile at a time, in any graph of any thread
 GRAPH_LOCATION = re.compile(r"^<eval_with_key>\S*: (error: )?")
 
 
@@ -65,21 +71,26 @@ class CompiledGraph:
         if torch.is_grad_enabled() and any(isinstance(a, torch.Tensor) and a.requires_grad for a in args):
             self._warn_once("a call with autograd (wrap it in torch.no_grad()) runs eagerly: mlc compiles inference")
             return self.graph(*args)
-        if any(args[i] is not weight or weight._version != version for i, (weight, version) in self.weights.items()):
-            self._refreeze(args)
         live = self._live(args)
-        if self.sizes is not None and self.dynamic is None:
-            self.dynamic = self._compile_dynamic(args)
-            self.sizes = self.sizes if self.dynamic is not None else None
-        if self.dynamic is not None:
+        with COMPILING:  # the state below changes only here; calls run outside the lock
+            if any(args[i] is not weight or weight._version != version
+                   for i, (weight, version) in self.weights.items()):
+                self._refreeze(args)
+            if self.sizes is not None and self.dynamic is None:
+                self.dynamic = self._compile_dynamic(args)
+                self.sizes = self.sizes if self.dynamic is not None else None
+            dynamic = self.dynamic
+        if dynamic is not None:
             try:
-                return self.dynamic(*live)
+                return dynamic(*live)
             except UserError:  # torch.export kept a size static after all: one executable per shape
-                self.dynamic = self.sizes = None
+                with COMPILING:
+                    self.dynamic = self.sizes = None
         signature = self._signature(args)
-        if signature not in self.executables:
-            self.executables[signature] = self._compile(args)
-        executable = self.executables[signature]
+        with COMPILING:
+            if signature not in self.executables:
+                self.executables[signature] = self._compile(args)
+            executable = self.executables[signature]
         if executable is None:
             return self.graph(*args)
         return executable(*live)
@@ -101,9 +112,10 @@ class CompiledGraph:
 
         specialized = Specialized(self.graph, args, set(self.weights), self.sizes.sources)
         try:
-            return compile_model(specialized, self._live(args), target=self.settings.target,
-                                 opt_level=self.settings.opt_level, allow_fallback=True,
-                                 dynamic_shapes={"tensors": self.sizes.dynamic_shapes})
+            with _exporting():
+                    return compile_model(specialized, self._live(args), target=self.settings.target,
+                                     opt_level=self.settings.opt_level, allow_fallback=True,
+                                     dynamic_shapes={"tensors": self.sizes.dynamic_shapes})
         except Exception:  # noqa: BLE001 - then each shape gets its own executable
             return None
 
@@ -116,8 +128,9 @@ class CompiledGraph:
 
         specialized = Specialized(self.graph, args, set(self.weights))
         try:
-            return compile_model(specialized, self._live(args), target=self.settings.target,
-                                 opt_level=self.settings.opt_level, allow_fallback=True)
+            with _exporting():
+                return compile_model(specialized, self._live(args), target=self.settings.target,
+                                     opt_level=self.settings.opt_level, allow_fallback=True)
         except Exception as error:  # noqa: BLE001 - any failure of mlc's leaves the user's program running
             reason = " ".join(line.strip() for line in str(error).strip().splitlines()[:3]) or type(error).__name__
             reason = GRAPH_LOCATION.sub("", reason)  # the graph's own location says nothing; the ops' lines do
@@ -128,6 +141,13 @@ class CompiledGraph:
         if message not in self.warned:
             self.warned.add(message)
             warnings.warn(f"mlc (torch.compile backend): {message}", stacklevel=2)
+
+
+def _exporting():
+    """While torch.export traces (FX's tracing flag is process-wide), another thread
+    entering a Dynamo-compiled model runs it eagerly instead of raising "Detected that
+    you are using FX to symbolically trace a dynamo-optimized function"."""
+    return torch._dynamo.config.patch(error_on_nested_fx_trace=False)
 
 
 @dataclasses.dataclass(frozen=True)

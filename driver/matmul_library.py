@@ -26,6 +26,7 @@ import iree.runtime
 
 from ..errors import UserError
 from ..passes.library_matmuls import SGEMM
+from . import atomic_file
 from .executable_cache import ExecutableCache
 
 NATIVE = Path(__file__).parent / "native"
@@ -139,7 +140,7 @@ def run_flag(path: Path | None = None) -> str:
 def copy_plugin(directory: Path) -> Path:
     """A copy of the plugin in `directory`, beside an executable that needs it."""
     target = Path(directory) / PLUGIN_NAME
-    shutil.copyfile(plugin(), target)
+    atomic_file.copy(plugin(), target)
     return target
 
 

@@ -30,6 +30,7 @@ from torch_mlir import ir
 
 from ..errors import UserError
 from ..passes import constant_values
+from . import atomic_file
 from .targets import TARGETS as target_registry
 
 SCOPE = "model"
@@ -169,7 +170,8 @@ def write_archive(arrays: dict[str, np.ndarray], path, folded: FoldedWeightFile 
             offset, length = region
             index.add_from_file_handle(key, handle, length, offset)
     try:
-        index.create_archive_file(str(path))
+        with atomic_file.replacing(path) as temporary:  # whole or not at all
+            index.create_archive_file(str(temporary))
     except Exception as error:  # IREE raises its own status errors for I/O failures
         raise UserError(f"could not write the parameter archive '{path}': {error}") from None
 

@@ -7,7 +7,7 @@ IREE failing or crashing), what a bug report needs, in one directory:
     repro.sh        reruns just that stage
 
 The directory is `mlc-compile --repro DIR` / `mlc.compile(..., repro=DIR)`, else a
-new temporary one.
+new temporary one. Each file is written whole or not at all, and repro.sh last.
 """
 
 import os
@@ -20,6 +20,7 @@ from pathlib import Path
 from torch_mlir import ir
 
 from ..errors import UserError
+from . import atomic_file
 
 
 class IreeCompileFailure(UserError):
@@ -38,9 +39,9 @@ def pipeline_text(elements) -> str:
 def for_passes(directory: str | None, stage: str, module_before: ir.Operation, pipeline: str) -> Path:
     """Writes the reproducer of a failing pass stage; returns its directory."""
     path = _directory(directory)
-    with open(path / "input.mlirbc", "wb") as file:
+    with atomic_file.replacing(path / "input.mlirbc") as temporary, open(temporary, "wb") as file:
         module_before.write_bytecode(file)
-    (path / "pipeline.txt").write_text(pipeline + "\n")
+    atomic_file.write(path / "pipeline.txt", pipeline + "\n")
     command = [_tool("mlc-opt"), '"$here/input.mlirbc"', '--pass-pipeline="$(cat "$here/pipeline.txt")"', '"$@"']
     _write_script(path, stage, command)
     return path
@@ -49,8 +50,8 @@ def for_passes(directory: str | None, stage: str, module_before: ir.Operation, p
 def for_iree(directory: str | None, stage: str, failure: IreeCompileFailure) -> Path:
     """Writes the reproducer of a failing IREE compile; returns its directory."""
     path = _directory(directory)
-    (path / "input.mlirbc").write_bytes(failure.bytecode)
-    (path / "flags.txt").write_text("".join(flag + "\n" for flag in failure.flags))
+    atomic_file.write(path / "input.mlirbc", failure.bytecode)
+    atomic_file.write(path / "flags.txt", "".join(flag + "\n" for flag in failure.flags))
     flags = " ".join(shlex.quote(flag) for flag in failure.flags)
     command = [_tool("iree-compile"), '"$here/input.mlirbc"', flags, '-o "$here/output.vmfb"', '"$@"']
     _write_script(path, stage, command)

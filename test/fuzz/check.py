@@ -80,6 +80,15 @@ def check(program: Program, configuration: Configuration) -> None:
                           f"(rtol {rtol:.1e}, atol {atol:.1e})")
 
 
+def finding(program: Program, configuration: Configuration) -> Finding | None:
+    """What `check` finds on `program`, or None where it matches eager."""
+    try:
+        check(program, configuration)
+    except Finding as found:
+        return found
+    return None
+
+
 def _first_line(text: str) -> str:
     """The message's first line, and the next where the first only introduces it
     ("IREE failed to compile for llvm-cpu:")."""

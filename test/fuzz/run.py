@@ -7,8 +7,9 @@
 Each program is compiled with mlc's own conversions at -O0 and -O2 on llvm-cpu, and
 every `--sample-every`-th one also for the `--also` targets. Hypothesis draws the
 programs in batches, each batch from its own seed (`--seed` + batch number, so a run is
-repeatable). A failure ends its batch: Hypothesis shrinks it to a minimal program,
-whose reproducer goes to `--out` (default build/fuzz) and the next batch goes on. The
+repeatable). A failure ends its batch: it is reduced to the lines that still fail the
+same way (reduce.py), its reproducer goes to `--out` (default build/fuzz) and the next
+batch goes on. The
 program being compiled is always in `--out`/current.py, so a run that dies in native
 code leaves it behind. The summary counts programs, findings by kind, and the time.
 """
@@ -25,9 +26,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 os.environ.setdefault("MLC_CACHE_DIR", str(HERE.parents[1] / "build" / "cache"))
 
-from check import Configuration, Finding, check, write_reproducer  # noqa: E402
+from check import Configuration, Finding, check, finding, write_reproducer  # noqa: E402
 from graphs import programs  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
+from reduce import reduce  # noqa: E402
 
 BATCH = 25
 
@@ -62,12 +64,12 @@ class Campaign:
                 raise
 
     def batch(self, batch_seed: int, examples: int) -> None:
-        """`examples` programs from `batch_seed`; a failure is shrunk and written."""
+        """`examples` programs from `batch_seed`; a failure is reduced and written."""
         self.failing = None
 
         @seed(batch_seed)
         @settings(max_examples=examples, deadline=None, database=None, derandomize=False, print_blob=False,
-                  suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
+                  suppress_health_check=list(HealthCheck), phases=[Phase.generate],
                   report_multiple_bugs=False)
         @given(programs(max_ops=self.max_ops))
         def one(program):
@@ -76,14 +78,22 @@ class Campaign:
         try:
             one()
         except Finding:
-            configuration, finding, program = self.failing
+            configuration, found, program = self.failing
+            drawn = len(program.lines)
+
+            def same_failure(candidate) -> bool:
+                again = finding(candidate, configuration)
+                return again is not None and again.kind == found.kind
+
+            program = reduce(program, same_failure)
+            found = finding(program, configuration) or found
             name = f"seed{batch_seed}-{len(self.findings)}"
-            path = write_reproducer(self.out, name, program, configuration, finding)
-            record = {"kind": finding.kind, "configuration": str(configuration), "detail": finding.detail,
-                      "ops": len(program.lines), "reproducer": str(path)}
+            path = write_reproducer(self.out, name, program, configuration, found)
+            record = {"kind": found.kind, "configuration": str(configuration), "detail": found.detail,
+                      "ops": [len(program.lines), drawn], "reproducer": str(path)}
             self.findings.append(record)
-            self.log(f"  {finding.kind} ({configuration}): {finding.detail}\n    shrunk to {len(program.lines)} "
-                     f"op(s): {path}")
+            self.log(f"  {found.kind} ({configuration}): {found.detail}\n    reduced from {drawn} to "
+                     f"{len(program.lines)} op(s): {path}")
 
 
 def main(argv=None) -> int:

@@ -60,3 +60,28 @@ def test_a_wrong_result_is_a_finding_with_a_reproducer(monkeypatch):
     namespace: dict = {}
     exec(compile(text.replace('if __name__ == "__main__":', "if False:"), "reproducer", "exec"), namespace)
     assert namespace["Model"]()(*namespace["example_inputs"]())[0].shape == (4,)
+
+
+def test_a_failing_program_reduces_to_the_lines_that_fail():
+    """Lines whose value has a same-shaped stand-in go, outputs go, and what nothing
+    reads any more goes, while the program still fails (here: while it has a log)."""
+    from reduce import reduce
+
+    values = [Value("v0", (2, 3), 1), Value("v1", (2, 3), 2), Value("v2", (2, 3), 3), Value("v3", (3,), 4)]
+    program = Program(
+        inputs=[Value("x0", (2, 3)), Value("x1", (3,))],
+        parameters=[("p0", "torch.nn.Parameter(torch.ones((3,)))")],
+        lines=[(values[0], "torch.relu(x0)"), (values[1], "torch.log1p(torch.abs(v0))"),
+               (values[2], "v1 * self.p0"), (values[3], "torch.sum(v2, dim=0, keepdim=False) + x1")],
+        outputs=[values[0], values[3]], seed=0)
+    tried = []
+
+    def fails(candidate):
+        tried.append(candidate)
+        candidate.instantiate()  # every candidate is a valid module
+        return any("log1p" in expression for _, expression in candidate.lines)
+
+    reduced = reduce(program, fails)
+    assert [expression for _, expression in reduced.lines] == ["torch.log1p(torch.abs(x0))"]
+    assert [value.name for value in reduced.inputs] == ["x0"] and reduced.parameters == []
+    assert len(tried) < 12
