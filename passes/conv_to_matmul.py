@@ -43,7 +43,7 @@ def _windows(conv) -> ir.Value:
     n, oh, ow, _ = conv.result.type.shape
     if _is_pointwise(conv):
         stride = i64_array(conv, "stride")
-        if stride != [1, 1]:
+        if [oh, ow] != list(x.type.shape[1:3]):  # a stride over a dim of size 1 subsamples nothing
             x = shape_ops.SliceOp(x, [], i64_array_attr([0] * 4), i64_array_attr(list(x.type.shape)),
                                   i64_array_attr([1, *stride, 1]),
                                   tensor_type([n, oh, ow, channels], x.type.element_type)).result

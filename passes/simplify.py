@@ -175,11 +175,9 @@ def whole_slice(op):
     type_ = op.input.type
     if not type_.has_static_shape or type_ != _result_type(op):
         return None
-    covers = (
-        not any(i64_array(op, "start"))
-        and i64_array(op, "limit") == list(type_.shape)
-        and all(stride == 1 for stride in i64_array(op, "stride"))
-    )
+    # From 0 to the end with the input's shape: a stride over 1 is then on a dim of size 1
+    # (a larger one would shrink), which takes its one element either way.
+    covers = not any(i64_array(op, "start")) and i64_array(op, "limit") == list(type_.shape)
     return op.input if covers else None
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from conftest import compile_and_compare
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
@@ -26,6 +27,24 @@ def test_a_fixed_batch_of_random_programs_matches_eager(opt_level):
         check(program, Configuration("llvm-cpu", opt_level))
 
     matches()
+
+
+# What the random programs found, reduced (each fixed; README, Reliability).
+FOUND = {
+    "a slice of a value its group computes": (
+        lambda x, y: (x - torch.log(y))[0:1], (torch.randn(2, 3), torch.rand(1, 3) + 0.5)),
+    "log_softmax over dim 0, sliced": (lambda x: torch.log_softmax(x, 0)[0:1], (torch.randn(2, 1, 1),)),
+    "a strided 1x1 conv1d over a one-element input": (
+        lambda x, w: torch.nn.functional.conv1d(x, w, stride=2), (torch.randn(5, 5, 1), torch.randn(7, 5, 1))),
+}
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("name", list(FOUND))
+@pytest.mark.parametrize("opt_level", [0, 2])
+def test_what_random_programs_found(name, opt_level):
+    function, inputs = FOUND[name]
+    compile_and_compare(function, *inputs, opt_level=opt_level, allow_fallback=False)
 
 
 def test_a_program_is_the_source_it_prints():

@@ -65,6 +65,20 @@ func.func @shape_ops_that_change_nothing(%x: tensor<2x3xf32>) -> (tensor<2x3xf32
 
 // -----
 
+/// A stride over a dim of size 1 takes its one element: the slice is its input (a
+/// strided 1x1 convolution over a one-pixel input made one; IREE refused the
+/// transpose and the slice in one dispatch, found by test/fuzz).
+
+// CHECK-LABEL: func.func @stride_over_a_unit_dim
+// CHECK-SAME: (%[[X:.*]]: tensor<5x1x1x5xf32>)
+// CHECK-NEXT: return %[[X]]
+func.func @stride_over_a_unit_dim(%x: tensor<5x1x1x5xf32>) -> tensor<5x1x1x5xf32> {
+  %0 = "mlc.slice"(%x) {start = array<i64: 0, 0, 0, 0>, limit = array<i64: 5, 1, 1, 5>, stride = array<i64: 1, 1, 2, 1>} : (tensor<5x1x1x5xf32>) -> tensor<5x1x1x5xf32>
+  return %0 : tensor<5x1x1x5xf32>
+}
+
+// -----
+
 /// A strided slice drops elements: it stays.
 
 // CHECK-LABEL: func.func @negative_partial_slice
