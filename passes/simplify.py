@@ -21,7 +21,7 @@ after this pass, which merges the duplicate ops a simplification exposes.
 from torch_mlir import ir
 
 from ..dialects import data_ops, shape_ops
-from ..dialects.elementwise_ops import AddOp, DivOp, MulOp, SubOp
+from ..dialects.elementwise_ops import AddOp, DivOp, MaximumOp, MinimumOp, MulOp, SubOp
 from ..dialects.op_base import DYNAMIC, i64_array, is_float, is_integer
 from .constant_values import splat_of
 from .graph import composed, defining, i64_array_attr, splat
@@ -55,6 +55,13 @@ def _unless_widened(op, x, constant, neutral):
 def add_zero(op):
     x = _unless_widened(op, op.lhs, op.rhs, 0)
     return x if x is not None else _unless_widened(op, op.rhs, op.lhs, 0)
+
+
+def of_itself(op):
+    """max(x, x) and min(x, x) are x (NaN included). IREE folds them to a dispatch that
+    only copies, which its SPIR-V code generation refuses ("failed to legalize
+    hal.interface.binding.subspan"; found by test/fuzz)."""
+    return op.lhs if op.lhs == op.rhs and op.lhs.type == op.result.type else None
 
 
 def sub_zero(op):
@@ -208,6 +215,8 @@ PATTERNS = [
     Identity(MulOp, "x * 1", mul_one),
     Simpler(MulOp, "x * 0 (integer)", mul_zero, zero_of),
     Identity(DivOp, "x / 1", div_one),
+    Identity(MaximumOp, "max(x, x)", of_itself),
+    Identity(MinimumOp, "min(x, x)", of_itself),
     Simpler(shape_ops.TransposeOp, "transpose of transpose", transpose_of_transpose, one_transpose),
     Identity(shape_ops.TransposeOp, "identity transpose", identity_transpose),
     Simpler(shape_ops.ReshapeOp, "reshape of reshape", reshape_of_reshape, one_reshape),

@@ -10,6 +10,8 @@ import torch
 from conftest import compile_and_compare
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
+from mlc.driver import targets
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
 from check import Configuration, Finding, check, reproducer  # noqa: E402
 from graphs import Program, Value, programs  # noqa: E402
@@ -45,6 +47,17 @@ FOUND = {
 def test_what_random_programs_found(name, opt_level):
     function, inputs = FOUND[name]
     compile_and_compare(function, *inputs, opt_level=opt_level, allow_fallback=False)
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("function", [lambda x: torch.maximum(torch.amax(x, 0), torch.amax(x, 0)),
+                                      lambda x: torch.minimum(x, x)], ids=["maximum", "minimum"])
+def test_what_random_programs_found_on_vulkan(function):
+    """max(x, x): IREE's SPIR-V code generation refused the copy IREE folded it to."""
+    runs, why = targets.get("vulkan-spirv").can_run()
+    if not runs:
+        pytest.skip(f"vulkan-spirv does not run here: {why}")
+    compile_and_compare(function, torch.randn(4, 2), target="vulkan-spirv", allow_fallback=False)
 
 
 def test_a_program_is_the_source_it_prints():
