@@ -98,6 +98,10 @@ def _lower_reshape(op):
     if _regroups_behind_batch(source, target):  # [?, 4, 5, 5] -> [?, 2, 50]: through [?, 100]
         flat = collapse(x, [[0], list(range(1, len(source)))])
         return expand(flat, [sizes(x)[0], *target[1:]], [[0], list(range(1, len(target)))])
+    if target.count(DYNAMIC) == 1:  # [16, ?, 128] -> [16, ?, 16] (MultiheadAttention's heads, batch dynamic)
+        flat = collapse(x, [list(range(len(source)))])
+        unknown = arith.divui(sizes(flat)[0], index(math.prod(s for s in target if s != DYNAMIC)))
+        return expand(flat, [unknown if s == DYNAMIC else s for s in target], [list(range(len(target)))])
     if DYNAMIC in source or DYNAMIC in target:
         raise Unsupported("a dynamic reshape that is neither a collapse nor an expansion")
     flat = collapse(x, [list(range(len(source)))])

@@ -19,6 +19,16 @@ def test_dynamic_batch_mlp_runs_at_several_sizes():
     assert compiled.report["dynamic shapes"]["inputs"][0][1] == "64"
 
 
+@pytest.mark.iree
+def test_dynamic_batch_alone_transformer_block():
+    """With the sequence static, nn.MultiheadAttention's view [16, batch, 128] ->
+    [16, batch * 8, 16] regroups the dynamic size with static ones (it was refused: "a
+    dynamic reshape that is neither a collapse nor an expansion")."""
+    runs = [(torch.randn(batch, 16, 128),) for batch in (1, 3, 5)]
+    compile_and_compare(models.make_transformer_block(), torch.randn(2, 16, 128),
+                        dynamic_shapes=({0: Dim("batch", max=8)},), call_with=runs)
+
+
 @pytest.mark.slow
 @pytest.mark.iree
 def test_dynamic_batch_and_sequence_transformer_block():
