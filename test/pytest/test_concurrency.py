@@ -10,6 +10,7 @@ import pytest
 import torch
 
 import mlc
+from mlc.driver.dynamo_backend import mlc_backend
 
 THREADS = 8
 
@@ -74,16 +75,25 @@ def test_eight_threads_share_one_torch_compile():
 
 @pytest.mark.iree
 def test_threads_making_the_first_calls_at_once():
-    """Each thread's first call compiles (Dynamo gives each its own graph): mlc's compiles
-    took turns badly once (two torch.exports at a time failed with "CURRENT_PATCHER is
-    None", a call during an export with "Detected that you are using FX to symbolically
-    trace a dynamo-optimized function")."""
+    """The backend compiles a graph on its first call, so threads calling at once met in
+    mlc's compile: two torch.exports at a time failed ("CURRENT_PATCHER is None", "Trying
+    to pop empty mode stack") and the graph silently ran eagerly. The backend is called
+    here as Dynamo calls it, without Dynamo, whose own guard building is not safe when
+    threads compile one frame at once (torch 2.13: InternalTorchDynamoError, 'NoneType'
+    object is not subscriptable)."""
     model = make_mlp()
-    compiled = torch.compile(model, backend="mlc")
+    captured = []  # the graph and inputs Dynamo hands a backend (the parameters among them)
+    torch.compile(model, backend=lambda gm, inputs: captured.append((gm, inputs)) or gm.forward)(torch.randn(16, 32))
+    dynamo_graph, inputs = captured[0]
+    graph = mlc_backend(dynamo_graph, inputs)
+    live = next(i for i, a in enumerate(inputs) if not isinstance(a, torch.nn.Parameter))
 
     def call(x):
+        args = list(inputs)
+        args[live] = x
         with torch.no_grad():
-            return compiled(x)
+            result = graph(*args)
+        return result[0] if isinstance(result, (list, tuple)) else result
 
     with warnings.catch_warnings(record=True) as caught:  # the warnings of every thread
         warnings.simplefilter("always")
