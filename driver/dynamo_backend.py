@@ -113,7 +113,7 @@ class CompiledGraph:
         specialized = Specialized(self.graph, args, set(self.weights), self.sizes.sources)
         try:
             with _exporting():
-                    return compile_model(specialized, self._live(args), target=self.settings.target,
+                return compile_model(specialized, self._live(args), target=self.settings.target,
                                      opt_level=self.settings.opt_level, allow_fallback=True,
                                      dynamic_shapes={"tensors": self.sizes.dynamic_shapes})
         except Exception:  # noqa: BLE001 - then each shape gets its own executable
