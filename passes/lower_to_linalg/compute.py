@@ -109,14 +109,6 @@ def _layout(op) -> str:
     return ir.StringAttr(op.layout).value
 
 
-def _spatial_pad(value, layout, padding, padding_value):
-    """Pads H and W by [top, bottom, left, right]."""
-    top, bottom, left, right = padding
-    low = [0, 0, top, left] if layout == "NCHW" else [0, top, left, 0]
-    high = [0, 0, bottom, right] if layout == "NCHW" else [0, bottom, right, 0]
-    return pad(value, low, high, padding_value)
-
-
 def _read_input(x, padded, axes: list[int], kernels: list[int], outputs: list[int], stride, dilation, padding_value):
     """`x` padded by `padded` ([low, high] per spatial axis), then cut to exactly the extent
     the windows read, (out - 1) * stride + dilation * (kernel - 1) + 1 per axis: padding
@@ -229,28 +221,22 @@ def _grouped(x, weight, init, layout, groups, window, bias=None):
 # --- pooling -----------------------------------------------------------------
 
 
-def _pool_padding(op, kernel, stride, padding, dilation):
-    """[top, bottom, left, right], with the bottom/right grown so that every window
-    ceil_mode asks for lies inside the padded input."""
-    layout = _layout(op)
-    _, _, h, w = spatial_dims(op.input.type.shape, layout)
-    _, _, oh, ow = spatial_dims(op.result.type.shape, layout)
-    if DYNAMIC in (h, w):
+def _pool_input(op, axes, kernel, stride, padding, dilation, padding_value):
+    """The input padded, and cut, to exactly what the windows read (`_read_input`):
+    the high side grows for ceil_mode, and trailing rows no window reaches go."""
+    spatial = [op.input.type.shape[a] for a in axes]
+    if DYNAMIC in spatial:
         raise Unsupported("pooling needs static spatial sizes")
-    grown = list(padding)
-    for axis, (size, out) in enumerate(((h, oh), (w, ow))):
-        needed = (out - 1) * stride[axis] + dilation[axis] * (kernel[axis] - 1) + 1
-        available = size + padding[2 * axis] + padding[2 * axis + 1]
-        grown[2 * axis + 1] += max(0, needed - available)
-    return grown
+    outputs = [op.result.type.shape[a] for a in axes]
+    return _read_input(op.input, padding, axes, kernel, outputs, stride, dilation, padding_value)
 
 
 def _pool(op, named, padding_value, initial):
     layout = _layout(op)
     kernel = i64_array(op, "kernel")
     stride, padding, dilation = _window(op)
-    padding = _pool_padding(op, kernel, stride, padding, dilation)
-    x = _spatial_pad(op.input, layout, padding, padding_value)
+    axes = [2, 3] if layout == "NCHW" else [1, 2]
+    x = _pool_input(op, axes, kernel, stride, padding, dilation, padding_value)
     init = filled(_result_sizes(op), op.result.type.element_type, initial)
     window_shape = empty(kernel, op.result.type.element_type)
     return named(x, window_shape, outs=[init], strides=stride, dilations=dilation)
@@ -325,14 +311,6 @@ def _window_read(rank, first_output, first_window, stride, dilation, leading) ->
     return ir.AffineMap.get(rank, 0, [d(x) for x in leading] + spatial)
 
 
-def _nd_padded(value, padding, padding_value):
-    """Pads every spatial axis (2, 3, ...) by its [low, high] pair."""
-    spatial = len(padding) // 2
-    low, high = [0, 0] + list(padding[0::2]), [0, 0] + list(padding[1::2])
-    assert len(low) == spatial + 2
-    return pad(value, low, high, padding_value)
-
-
 def _multiply_add(x, w, acc):
     if is_float(acc.type):
         return arith.addf(acc, arith.mulf(x, w))
@@ -377,24 +355,17 @@ def _accumulator_nd(op):
     return linalg.broadcast(op.bias, outs=[empty(result_sizes, element_type)], dimensions=added).results[0]
 
 
-def _nd_pool_padding(op, kernel, stride, padding, dilation):
-    """[low, high] per axis, each high grown so that every window ceil_mode asks for
-    lies inside the padded input."""
-    spatial, out = op.input.type.shape[2:], op.result.type.shape[2:]
-    if DYNAMIC in spatial:
-        raise Unsupported("pooling needs static spatial sizes")
-    grown = list(padding)
-    for i, (size, o) in enumerate(zip(spatial, out)):
-        needed = (o - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1
-        grown[2 * i + 1] += max(0, needed - (size + padding[2 * i] + padding[2 * i + 1]))
-    return grown
-
-
 def _nd_window(op):
-    """(kernel, stride, padding grown for ceil_mode, dilation, the loop count) of a pool."""
+    """(kernel, stride, padding, dilation) of a pool over axes 2, 3, ..."""
     kernel, stride, padding = i64_array(op, "kernel"), i64_array(op, "stride"), i64_array(op, "padding")
     dilation = i64_array(op, "dilation") if "dilation" in op.attributes else [1] * len(kernel)
-    return kernel, stride, _nd_pool_padding(op, kernel, stride, padding, dilation), dilation
+    return kernel, stride, padding, dilation
+
+
+def _nd_pool_input(op, padding_value):
+    kernel, stride, padding, dilation = _nd_window(op)
+    axes = list(range(2, 2 + len(kernel)))
+    return _pool_input(op, axes, kernel, stride, padding, dilation, padding_value)
 
 
 def _pool_generic(op, inputs_padded, inits, body):
@@ -418,8 +389,7 @@ def _pool_generic(op, inputs_padded, inits, body):
 
 
 def _lower_max_pool_nd(op):
-    _, _, padding, _ = _nd_window(op)
-    x = _nd_padded(op.input, padding, -math.inf)
+    x = _nd_pool_input(op, -math.inf)
     element_type = op.result.type.element_type
     init = filled(_result_sizes(op), element_type, -math.inf)
 
@@ -440,11 +410,10 @@ def _lower_max_pool_indices(op):
     padding never count. The choice does not depend on the visiting order: a larger
     value wins, a NaN beats a number, equal values go to the smaller position and
     NaNs to the larger (torch scans in order, taking `v > best || isnan(v)`)."""
-    kernel, stride, grown, dilation = _nd_window(op)
-    padding = i64_array(op, "padding")
+    kernel, stride, padding, dilation = _nd_window(op)
     spatial = len(kernel)
     sizes_in = op.input.type.shape[2:]
-    x = _nd_padded(op.input, grown, -math.inf)
+    x = _nd_pool_input(op, -math.inf)
     element_type = op.input.type.element_type
     i64 = op.result.type.element_type
     result_sizes = _result_sizes(op)
@@ -486,10 +455,9 @@ def _lower_max_pool_indices(op):
 def _lower_avg_pool_nd(op):
     """A sum over each window, then a division by the window's divisor (divsi for
     integers: torch truncates); the divisors are a constant over the output positions."""
-    kernel, stride, grown, _ = _nd_window(op)
-    padding = i64_array(op, "padding")
+    kernel, stride, padding, _ = _nd_window(op)
     element_type = op.result.type.element_type
-    x = _nd_padded(op.input, grown, 0)
+    x = _nd_pool_input(op, 0)
     init = _zeros(_result_sizes(op), element_type)
     add = arith.addf if is_float(element_type) else arith.addi
     total = _pool_generic(op, x, [init], lambda value, _window, acc: [add(acc, value)])[0]

@@ -38,6 +38,10 @@ FOUND = {
     "log_softmax over dim 0, sliced": (lambda x: torch.log_softmax(x, 0)[0:1], (torch.randn(2, 1, 1),)),
     "a strided 1x1 conv1d over a one-element input": (
         lambda x, w: torch.nn.functional.conv1d(x, w, stride=2), (torch.randn(5, 5, 1), torch.randn(7, 5, 1))),
+    "a pool whose one window leaves a column unread": (
+        lambda x: torch.nn.functional.avg_pool1d(x, 3, stride=3), (torch.randn(2, 5, 4),)),
+    "a 3-D max pool whose windows leave a tail unread": (
+        lambda x: torch.nn.functional.max_pool3d(x, 2, stride=2), (torch.randn(1, 2, 3, 5, 2),)),
 }
 
 

@@ -33,3 +33,16 @@ func.func @avg_pool_nd_integer(%x: tensor<2x3x9xi64>) -> tensor<2x3x3xi64> {
   %0 = "mlc.avg_pool_nd"(%x) {kernel = array<i64: 3>, stride = array<i64: 3>, padding = array<i64: 0, 0>, ceil_mode = false, count_include_pad = true, divisor = 0 : i64} : (tensor<2x3x9xi64>) -> tensor<2x3x3xi64>
   return %0 : tensor<2x3x3xi64>
 }
+
+// -----
+
+/// A pool of any rank reads its input through the same cut: the tenth element,
+/// which no window of 3 with stride 3 reaches, goes before the loops.
+
+// CHECK-LABEL: func.func @max_pool_nd_unread_tail
+// CHECK: %[[READ:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0] [2, 3, 9] [1, 1, 1] : tensor<2x3x10xf32> to tensor<2x3x9xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[READ]], %{{.*}} : tensor<2x3x9xf32>, tensor<3xf32>)
+func.func @max_pool_nd_unread_tail(%x: tensor<2x3x10xf32>) -> tensor<2x3x3xf32> {
+  %0 = "mlc.max_pool_nd"(%x) {kernel = array<i64: 3>, stride = array<i64: 3>, padding = array<i64: 0, 0>, dilation = array<i64: 1>, ceil_mode = false} : (tensor<2x3x10xf32>) -> tensor<2x3x3xf32>
+  return %0 : tensor<2x3x3xf32>
+}
