@@ -61,7 +61,7 @@ def coverage(model, example_args, *, dynamic_shapes=None, targets=None):
     (`targets`, default all) compiles it; `str(report)` is a table, with every
     failure and its source lines, and `report.to_dict()` is JSON-ready.
     """
-    from .driver.coverage import coverage as check_coverage
+    from .driver.tools.coverage import coverage as check_coverage
 
     return check_coverage(model, example_args, dynamic_shapes=dynamic_shapes, targets=targets)
 
@@ -72,7 +72,7 @@ def bisect(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2,
     first op of that pass's output whose value eager never computed at its source line.
     Returns a `BisectReport` (`pass_name`, `op`, `location`, `max_error`; None where all
     match) whose str() says it in one line. `pipeline` may hold passes of your own."""
-    from .driver.bisect import bisect as bisect_model
+    from .driver.tools.bisect import bisect as bisect_model
 
     return bisect_model(model, example_args, target=target, opt_level=opt_level, pipeline=pipeline, rtol=rtol,
                         atol=atol)

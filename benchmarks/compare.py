@@ -48,7 +48,7 @@ import torch_mlir.fx  # noqa: E402
 from torch.utils.flop_counter import FlopCounterMode  # noqa: E402
 
 import mlc  # noqa: E402
-from mlc.driver import iree_backend  # noqa: E402
+from mlc.driver.backends import iree as iree_backend  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
 import large_models  # noqa: E402

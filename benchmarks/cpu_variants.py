@@ -17,7 +17,8 @@ import torch
 
 from mlc import pipelines
 from mlc.driver import compile as driver
-from mlc.driver import iree_backend, targets
+from mlc.driver.backends import iree as iree_backend
+from mlc.driver.backends import targets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
 import large_models  # noqa: E402

@@ -94,7 +94,7 @@ def run_torch_mlir(model, inputs) -> dict:
     import torch
     import torch_mlir.fx
 
-    from mlc.driver import iree_backend
+    from mlc.driver.backends import iree as iree_backend
 
     persistent_buffers(model)
     start = time.perf_counter()

@@ -16,15 +16,18 @@ from ..dialects import make_context
 from ..errors import UserError
 from ..passes.lower_torch_fallback import fallback_ops
 from ..pipelines.torch_to_mlc import torch_to_mlc
-from . import diagnostics, executable_cache, iree_backend, reproducer, targets, torch_import
-from . import parameters as external_parameters
-from . import profile as profiling
+from . import diagnostics, executable_cache, reproducer
+from .backends import iree as iree_backend
+from .backends import parameters as external_parameters
+from .backends import targets
 from .compiled import Compiled, output_roles
-from .dynamic_shapes import report as dynamic_shapes_report
 from .executable_cache import ExecutableCache
+from .frontend import torch_import
+from .frontend.dynamic_shapes import report as dynamic_shapes_report
 from .graph_summary import count_ops, fusion_groups, matmul_flops
-from .plan_graph import PlanGraph
 from .progress import SILENT, Progress
+from .tools import profile as profiling
+from .tools.plan_graph import PlanGraph
 
 LEVELS = ("torch", "mlc", "linalg", "vmfb")
 

@@ -9,7 +9,9 @@ import torch
 import torch.utils._pytree as pytree
 
 from ..errors import UserError
-from . import atomic_file, iree_backend, matmul_library, targets
+from . import atomic_file
+from .backends import iree as iree_backend
+from .backends import matmul_library, targets
 
 
 class Compiled:
@@ -23,7 +25,7 @@ class Compiled:
         self.target = target
         self.report = report
         self.parameters = parameters  # the IREE parameter archive holding the large weights, if any
-        self._plan = plan  # the optimized graph's PlanGraph (driver/plan_graph.py)
+        self._plan = plan  # the optimized graph's PlanGraph (driver/tools/plan_graph.py)
         if owns_parameters:
             weakref.finalize(self, os.remove, parameters)
         load = targets.get(target).load
@@ -80,7 +82,7 @@ class Compiled:
         """Times each dispatch of a call with `args` by IREE's profiler, in a process of its
         own: a `Profile`, slowest dispatch first, each with its fusion group and source
         lines; `str()` of it is a table. IREE's CPU target only."""
-        from .profile import profile
+        from .tools.profile import profile
 
         if self.target != "llvm-cpu":
             raise UserError(f"profile() runs on the llvm-cpu target, not '{self.target}'")

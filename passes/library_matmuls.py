@@ -10,8 +10,8 @@ thread per call. The rest of the group (bias, GELU, a residual add) stays in the
 original region and reads the product; a group that was only the matmul is gone.
 
 Which shapes run on the library is the driver's choice, measured on the CPU
-(driver/matmul_choice.py); this pass rewrites what it is told. The plugin
-(driver/native/mlc_matmul.c) must be loaded where the executable runs.
+(driver/backends/matmul_choice.py); this pass rewrites what it is told. The plugin
+(driver/backends/native/mlc_matmul.c) must be loaded where the executable runs.
 
 Runs after `mlc-form-dispatch-regions`. A matmul qualifies when it multiplies two
 static f32 matrices from outside its region (or reshaped from outside: the reshapes

@@ -1,5 +1,5 @@
 """The pipeline of target "mlir-cpu": linalg on tensors to the LLVM dialect, on mlc's
-own passes (driver/jit_backend.py JIT-compiles the result)."""
+own passes (driver/backends/jit.py JIT-compiles the result)."""
 
 from ..passes.lower_linalg_to_affine import default_tile_size
 

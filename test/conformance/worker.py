@@ -37,7 +37,7 @@ def compile_torch_mlir(module, inputs):
     import iree.compiler
     import torch_mlir.fx
 
-    from mlc.driver import iree_backend
+    from mlc.driver.backends import iree as iree_backend
 
     imported = torch_mlir.fx.export_and_import(module, *inputs, output_type="linalg-on-tensors")
     buffer = io.BytesIO()

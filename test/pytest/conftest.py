@@ -23,7 +23,8 @@ os.environ.setdefault("MLC_CACHE_DIR", str(ROOT / "build" / "cache"))
 
 import mlc  # noqa: E402
 import models  # noqa: E402
-from mlc.driver import iree_backend, matmul_library  # noqa: E402
+from mlc.driver.backends import iree as iree_backend  # noqa: E402
+from mlc.driver.backends import matmul_library  # noqa: E402
 
 # IREE's runtime reads the plugin flag once, when a process makes its CPU driver. Hand it
 # mlc's matmul plugin now, before a test points MLC_CACHE_DIR at a directory where the

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 import mlc
-from mlc.driver.dynamo_backend import mlc_backend
+from mlc.driver.tools.dynamo_backend import mlc_backend
 
 THREADS = 8
 

@@ -70,7 +70,7 @@ OPS.case("norm_over_a_dim", lambda x: (torch.norm(x, 3, dim=1, keepdim=True), to
          torch.randn(2, 3, 4, generator=torch.Generator().manual_seed(3)))
 
 # torch-mlir's own decomposition of meshgrid left unranked !torch.tensor results; the
-# import takes PyTorch's (driver/torch_import.py DECOMPOSED_BEFORE_IMPORT)
+# import takes PyTorch's (driver/frontend/torch_import.py DECOMPOSED_BEFORE_IMPORT)
 for indexing in ("ij", "xy"):
     OPS.case(f"meshgrid-{indexing}", lambda a, b, c, i=indexing: torch.meshgrid(a, b, c, indexing=i),
              torch.randn(1, generator=torch.Generator().manual_seed(7)), torch.arange(3.0),
@@ -85,7 +85,7 @@ OPS.case("quantile", lambda x: (torch.quantile(x, 0.3), torch.quantile(torch.ten
 OPS.case("broadcast_tensors_of_mixed_dtypes", lambda a, b: torch.broadcast_tensors(a, b),
          torch.randn(3, 1, generator=torch.Generator().manual_seed(9)), torch.tensor([True, False]))
 
-# Unknown to torch-mlir, decomposed by mlc (driver/decompositions.py): the index on a tie is
+# Unknown to torch-mlir, decomposed by mlc (driver/frontend/decompositions.py): the index on a tie is
 # the later position, and a NaN wins and stays, with the last NaN's index.
 for fn in (torch.cummax, torch.cummin):
     for dim in (1, 0):

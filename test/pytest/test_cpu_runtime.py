@@ -7,7 +7,7 @@ from torch import nn
 
 import mlc
 import models  # examples/models.py, on the path through conftest.py
-from mlc.driver import iree_backend
+from mlc.driver.backends import iree as iree_backend
 
 pytestmark = pytest.mark.slow
 

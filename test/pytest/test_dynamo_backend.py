@@ -14,7 +14,7 @@ import torch
 from conftest import assert_matches
 from torch import nn
 
-from mlc.driver.dynamo_backend import CompiledGraph, mlc_backend
+from mlc.driver.tools.dynamo_backend import CompiledGraph, mlc_backend
 
 pytestmark = pytest.mark.slow
 

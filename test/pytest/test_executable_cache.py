@@ -22,7 +22,8 @@ import torch
 from conftest import compile_and_compare
 
 import mlc
-from mlc.driver import executable_cache, iree_backend
+from mlc.driver import executable_cache
+from mlc.driver.backends import iree as iree_backend
 from mlc.driver.executable_cache import DEFAULT_CAP, ExecutableCache, parse_size, resolve
 
 HERE = Path(__file__).resolve().parent

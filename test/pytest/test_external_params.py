@@ -15,7 +15,7 @@ import torch
 from conftest import ATOL, RTOL
 
 import mlc
-from mlc.driver import parameters, targets
+from mlc.driver.backends import parameters, targets
 
 pytestmark = pytest.mark.slow
 

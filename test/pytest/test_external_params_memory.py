@@ -11,7 +11,7 @@ import pytest
 import torch
 
 import mlc
-from mlc.driver import parameters
+from mlc.driver.backends import parameters
 
 pytestmark = pytest.mark.iree
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ import pytest
 import torch
 from conftest import Family, SideBySide, compile_and_compare
 
-from mlc.driver import targets
+from mlc.driver.backends import targets
 
 x3 = lambda: torch.randn(2, 8, 5)  # noqa: E731
 

@@ -25,7 +25,7 @@ import torch.nn.functional as F
 from torch_mlir import ir
 
 import mlc.dialects
-from mlc.driver.iree_backend import compile_to_vmfb, load
+from mlc.driver.backends.iree import compile_to_vmfb, load
 from mlc.passes import constant_values
 from mlc.pipelines import PipelineRunner
 

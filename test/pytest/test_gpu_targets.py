@@ -20,7 +20,7 @@ import torch
 
 import mlc
 import models  # examples/, put on the path by conftest
-from mlc.driver import targets
+from mlc.driver.backends import targets
 
 pytestmark = pytest.mark.slow
 

@@ -23,7 +23,7 @@ from torch_mlir import ir
 
 import mlc.driver.compile as compile_
 import mlc.pipelines
-from mlc.driver import iree_backend
+from mlc.driver.backends import iree as iree_backend
 from mlc.passes.graph import folds_to_constant
 from mlc.pipelines import PipelineRunner
 

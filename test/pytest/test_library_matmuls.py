@@ -1,6 +1,6 @@
 """mlc's matmul library: f32 matmuls on MKL inside mlc's executable, through an IREE
-executable plugin (driver/native/mlc_matmul.c, passes/library_matmuls.py), chosen per
-shape by measurement (driver/matmul_choice.py)."""
+executable plugin (driver/backends/native/mlc_matmul.c, passes/library_matmuls.py), chosen per
+shape by measurement (driver/backends/matmul_choice.py)."""
 
 import json
 import os
@@ -13,7 +13,8 @@ import torch
 from conftest import compile_and_compare
 
 import mlc
-from mlc.driver import iree_backend, matmul_choice, matmul_library
+from mlc.driver.backends import iree as iree_backend
+from mlc.driver.backends import matmul_choice, matmul_library
 from mlc.errors import UserError
 
 pytestmark = pytest.mark.skipif(not matmul_library.available()[0],

@@ -10,7 +10,7 @@ from conftest import ATOL, RTOL
 from torch_mlir import ir
 
 import mlc
-from mlc.driver import targets
+from mlc.driver.backends import targets
 
 # At O2 mlir-cpu gets the optimized graph with its fusion groups inlined.
 OPT_LEVEL = 2

@@ -29,10 +29,10 @@ def test_wheel_holds_every_package(wheel):
             packaged = "mlc/" + init.relative_to(ROOT).as_posix()
             assert packaged in names, f"{packaged} is missing: list its package in pyproject.toml"
     assert not any(name.startswith(("mlc/test/", "mlc/examples/", "mlc/benchmarks/")) for name in names)
-    assert {"mlc/driver/native/mlc_matmul.c", "mlc/driver/native/iree_executable_plugin.h"} <= names  # the plugin's source
+    assert {"mlc/driver/backends/native/mlc_matmul.c", "mlc/driver/backends/native/iree_executable_plugin.h"} <= names  # the plugin's source
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    assert "mlc-opt = mlc.driver.mlc_opt:main" in text and "mlc-compile = mlc.driver.mlc_compile:main" in text
+    assert "mlc-opt = mlc.driver.cli.mlc_opt:main" in text and "mlc-compile = mlc.driver.cli.mlc_compile:main" in text
 
 
 def test_import_from_the_wheel(wheel, tmp_path):

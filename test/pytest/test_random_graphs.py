@@ -10,7 +10,7 @@ import torch
 from conftest import compile_and_compare
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
-from mlc.driver import targets
+from mlc.driver.backends import targets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
 from check import Configuration, Finding, check, reproducer  # noqa: E402

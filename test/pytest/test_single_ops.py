@@ -479,7 +479,7 @@ case("native_dropout_backward", lambda g, m: torch.ops.aten.native_dropout_backw
 case("native_dropout_backward_integer_gradient", lambda g, m: torch.ops.aten.native_dropout_backward(g, m, 1.5),
      ints(3, 4), bools(3, 4))
 case("nan_to_num_integers", lambda x: torch.nan_to_num(x), ints(3, 4))
-# taken with PyTorch's decompositions at import (driver/torch_import.py, DECOMPOSED_AT_IMPORT)
+# taken with PyTorch's decompositions at import (driver/frontend/torch_import.py, DECOMPOSED_AT_IMPORT)
 case("einsum_contract_and_sum", lambda a, b: torch.einsum("bij,bjk->bk", a, b), floats(2, 3, 4), floats(2, 4, 5))
 case("binary_cross_entropy", lambda p, t: F.binary_cross_entropy(p, t), floats(4, 5, low=0.05, high=0.95),
      floats(4, 5, low=0.0, high=1.0))
@@ -512,7 +512,7 @@ case("elu_backward_result", lambda g, x: torch.ops.aten.elu_backward(g, 0.7, 1.3
      floats(2, 3, 4), floats(2, 3, 4))
 case("upsample_nearest2d_backward", lambda g: torch.ops.aten.upsample_nearest2d_backward(g, [5, 7], [2, 3, 3, 4]),
      floats(2, 3, 5, 7))
-# torch-mlir has no op for it: driver/decompositions.py breaks it into matmuls with the interpolation weights
+# torch-mlir has no op for it: driver/frontend/decompositions.py breaks it into matmuls with the interpolation weights
 case("upsample_bilinear2d_backward", lambda g: torch.ops.aten.upsample_bilinear2d_backward(g, [6, 8], [2, 3, 3, 4], False),
      floats(2, 3, 6, 8))
 case("upsample_bilinear2d_backward_align_corners_scales",

@@ -1,4 +1,4 @@
-"""The way in from PyTorch (driver/torch_import.py): functionalized export, an
+"""The way in from PyTorch (driver/frontend/torch_import.py): functionalized export, an
 eval-mode BatchNorm kept whole, non-persistent buffers, and ops torch-mlir does not
 know broken up by PyTorch's own decompositions. Each model also compiles with IREE,
 runs, and matches eager."""

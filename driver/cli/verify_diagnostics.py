@@ -10,7 +10,7 @@ expectation met.
 import dataclasses
 import re
 
-from .diagnostics import Diagnostic
+from ..diagnostics import Diagnostic
 
 _EXPECTED = re.compile(
     r"expected-(?P<severity>error|warning|note|remark)"

@@ -10,7 +10,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import UserError
+from ...errors import UserError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,10 +41,6 @@ def register(target: Target) -> Target:
 
 
 def get(name: str) -> Target:
-    from . import (
-        iree_backend,  # noqa: F401  (registers the IREE targets)
-        jit_backend,  # noqa: F401  (registers mlir-cpu)
-    )
 
     if name not in TARGETS:
         raise UserError(f"unknown target '{name}' (known: {', '.join(TARGETS)})")

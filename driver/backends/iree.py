@@ -18,11 +18,11 @@ import iree.runtime
 import numpy as np
 from torch_mlir import ir
 
-from ..errors import UserError
+from ...errors import UserError
+from ..executable_cache import ExecutableCache
+from ..reproducer import IreeCompileFailure
 from . import matmul_choice, matmul_library, targets
 from . import parameters as external_parameters
-from .executable_cache import ExecutableCache
-from .reproducer import IreeCompileFailure
 
 TARGET_FLAGS = {
     "llvm-cpu": [

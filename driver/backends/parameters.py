@@ -28,9 +28,9 @@ import iree.runtime
 import numpy as np
 from torch_mlir import ir
 
-from ..errors import UserError
-from ..passes import constant_values
-from . import atomic_file
+from ...errors import UserError
+from ...passes import constant_values
+from .. import atomic_file
 from .targets import TARGETS as target_registry
 
 SCOPE = "model"

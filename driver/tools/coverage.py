@@ -20,17 +20,17 @@ import re
 from torch_mlir import ir
 from torch_mlir.dialects import func
 
-from .. import pipelines
-from ..dialects import make_context
-from ..dialects.data_ops import ConstantOp
-from ..dialects.op_base import op_classes
-from ..errors import UserError
-from ..passes.convert_torch_to_mlc import OPERAND_PRODUCERS, op_name, source_line, torch_ops
-from ..passes.convert_torch_to_mlc.patterns import NotConvertible, builtin_tensor_type
-from ..pipelines.torch_to_mlc import TORCH_TO_MLC, torch_to_mlc
-from . import targets as target_registry
-from . import torch_import
-from .compile import export_model, run_stage
+from ... import pipelines
+from ...dialects import make_context
+from ...dialects.data_ops import ConstantOp
+from ...dialects.op_base import op_classes
+from ...errors import UserError
+from ...passes.convert_torch_to_mlc import OPERAND_PRODUCERS, op_name, source_line, torch_ops
+from ...passes.convert_torch_to_mlc.patterns import NotConvertible, builtin_tensor_type
+from ...pipelines.torch_to_mlc import TORCH_TO_MLC, torch_to_mlc
+from ..backends import targets as target_registry
+from ..compile import export_model, run_stage
+from ..frontend import torch_import
 
 TARGET_NAMES = ("llvm-cpu", "vulkan-spirv", "cuda", "mlir-cpu")
 VIA_FALLBACK = "*"

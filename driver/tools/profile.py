@@ -27,10 +27,11 @@ from pathlib import Path
 import numpy as np
 from torch_mlir import ir
 
-from ..dialects import iree_flow
-from ..errors import UserError
-from ..passes.convert_torch_to_mlc import source_line
-from . import iree_backend, matmul_library
+from ...dialects import iree_flow
+from ...errors import UserError
+from ...passes.convert_torch_to_mlc import source_line
+from ..backends import iree as iree_backend
+from ..backends import matmul_library
 
 # Ops that IREE folds into their consumers or leaves as metadata: no dispatch of their own.
 NO_DISPATCH = ("arith.", "tensor.empty", "tensor.dim", "tensor.collapse_shape", "tensor.expand_shape",

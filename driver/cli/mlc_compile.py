@@ -13,27 +13,19 @@ from pathlib import Path
 
 from torch_mlir import ir
 
-from ..dialects import make_context
-from ..errors import UserError
-from ..passes.lower_torch_fallback import fallback_note
-from . import (
-    coverage,
-    diagnostics,
-    dynamic_shapes,
-    executable_cache,
-    matmul_library,
-    model_loading,
-    parameters,
-    source,
-    targets,
-    torch_import,
-)
-from . import profile as profiling
-from .bisect import bisect
-from .cli import ArgumentParser, run_tool, write_output
-from .compile import LEVELS, detect_level, every_unsupported_op, lower_or_retry, new_report, resolve_pipeline
-from .plan_graph import PlanGraph
-from .progress import Progress
+from ...dialects import make_context
+from ...errors import UserError
+from ...passes.lower_torch_fallback import fallback_note
+from .. import diagnostics, executable_cache
+from ..backends import matmul_library, parameters, targets
+from ..compile import LEVELS, detect_level, every_unsupported_op, lower_or_retry, new_report, resolve_pipeline
+from ..frontend import dynamic_shapes, model_loading, source, torch_import
+from ..progress import Progress
+from ..tools import coverage
+from ..tools import profile as profiling
+from ..tools.bisect import bisect
+from ..tools.plan_graph import PlanGraph
+from .tool import ArgumentParser, run_tool, write_output
 
 
 def _argument_parser() -> ArgumentParser:

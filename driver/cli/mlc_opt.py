@@ -5,12 +5,13 @@ import sys
 
 from torch_mlir import ir
 
-from .. import pipelines
-from ..dialects import make_context
-from ..errors import UserError
-from ..passes import PASSES
-from . import diagnostics, op_facts, source
-from .cli import ArgumentParser, run_tool, write_output
+from ... import pipelines
+from ...dialects import make_context
+from ...errors import UserError
+from ...passes import PASSES
+from .. import diagnostics, op_facts
+from ..frontend import source
+from .tool import ArgumentParser, run_tool, write_output
 from .verify_diagnostics import parse_expectations, verify
 
 

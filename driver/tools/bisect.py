@@ -22,16 +22,18 @@ from torch.utils import _pytree as pytree
 from torch_mlir import ir
 from torch_mlir.dialects import func
 
-from .. import pipelines
-from ..dialects import make_context
-from ..dialects.data_ops import ConstantOp
-from ..dialects.fusion_ops import FusionGroupOp
-from ..dialects.op_base import MlcOp
-from ..dialects.shape_ops import ReshapeOp, TransposeOp
-from ..passes.convert_torch_to_mlc import source_line
-from ..pipelines.torch_to_mlc import torch_to_mlc
-from . import iree_backend, targets, torch_import
-from .compile import resolve_pipeline, run_stage
+from ... import pipelines
+from ...dialects import make_context
+from ...dialects.data_ops import ConstantOp
+from ...dialects.fusion_ops import FusionGroupOp
+from ...dialects.op_base import MlcOp
+from ...dialects.shape_ops import ReshapeOp, TransposeOp
+from ...passes.convert_torch_to_mlc import source_line
+from ...pipelines.torch_to_mlc import torch_to_mlc
+from ..backends import iree as iree_backend
+from ..backends import targets
+from ..compile import resolve_pipeline, run_stage
+from ..frontend import torch_import
 
 _STACK_FRAME = re.compile(r'File "([^"]+)", line ([0-9]+),')
 _LOCATION_FRAME = re.compile(r'"([^"]*)":(\d+):\d+')

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import torch
 
-from ..errors import UserError
+from ...errors import UserError
 
 DTYPES = {
     "f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16, "f64": torch.float64,

@@ -26,11 +26,11 @@ import numpy as np
 from torch_mlir import ir
 from torch_mlir.dialects import arith, func, linalg, tensor
 
-from ..dialects import iree_flow
-from ..errors import UserError
-from ..passes import library_matmuls
+from ...dialects import iree_flow
+from ...errors import UserError
+from ...passes import library_matmuls
+from ..executable_cache import default_directory, host_cpu, iree_version
 from . import matmul_library
-from .executable_cache import default_directory, host_cpu, iree_version
 
 # Below this much work a matmul stays on IREE's kernel unmeasured: the extra dispatch
 # and the call through the plugin cost more than any kernel could save.
@@ -143,7 +143,7 @@ class Measurements:
 def benchmark_module(shapes: list[str]) -> ir.Module:
     """For each shape, `iree_<i>` (a matmul region, as mlc's groups are) and `library_<i>`
     (the library's region), each multiplying its input by a constant weight."""
-    from ..dialects import make_context
+    from ...dialects import make_context
 
     context = make_context()
     context.allow_unregistered_dialects = True
@@ -175,7 +175,7 @@ def benchmark_module(shapes: list[str]) -> ir.Module:
 
 def measure(shapes: list[str]) -> dict:
     """Times each shape on IREE's kernel and on the library: medians of interleaved rounds."""
-    from . import iree_backend
+    from . import iree as iree_backend
 
     module = benchmark_module(shapes)
     vmfb = iree_backend.compile_to_vmfb(module.operation, "llvm-cpu", iree_backend.DATA_TILING_FLAGS)

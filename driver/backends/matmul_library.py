@@ -1,5 +1,5 @@
 """mlc's matmul library: the IREE executable plugin that runs chosen matmuls on MKL
-(driver/native/mlc_matmul.c), built here with the machine's C compiler.
+(driver/backends/native/mlc_matmul.c), built here with the machine's C compiler.
 
 The plugin is built on first use into the executable cache's directory, named by the
 hash of its source and of the MKL it links, so a new mlc or a new MKL builds anew.
@@ -24,10 +24,10 @@ from pathlib import Path
 
 import iree.runtime
 
-from ..errors import UserError
-from ..passes.library_matmuls import SGEMM
-from . import atomic_file
-from .executable_cache import ExecutableCache
+from ...errors import UserError
+from ...passes.library_matmuls import SGEMM
+from .. import atomic_file
+from ..executable_cache import ExecutableCache
 
 NATIVE = Path(__file__).parent / "native"
 SOURCES = (NATIVE / "mlc_matmul.c", NATIVE / "iree_executable_plugin.h")

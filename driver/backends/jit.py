@@ -24,11 +24,12 @@ from torch_mlir import ir
 from torch_mlir.execution_engine import ExecutionEngine
 from torch_mlir.runtime import as_ctype, make_nd_memref_descriptor, make_zero_d_memref_descriptor
 
-from ..dialects import iree_flow
-from ..errors import UserError
-from ..pipelines import PipelineRunner
-from ..pipelines.to_llvm import DEFAULT_TILE_SIZE, DEFAULT_VECTOR_SIZE, to_llvm
-from . import diagnostics, targets
+from ...dialects import iree_flow
+from ...errors import UserError
+from ...pipelines import PipelineRunner
+from ...pipelines.to_llvm import DEFAULT_TILE_SIZE, DEFAULT_VECTOR_SIZE, to_llvm
+from .. import diagnostics
+from . import targets
 
 DTYPES = {
     "f64": np.float64, "f32": np.float32, "f16": np.float16,

@@ -71,7 +71,7 @@ __attribute__((visibility("default"))) const iree_plugin_header_t** iree_hal_exe
     uint32_t max_version, void* reserved) {
   (void)reserved;
   static const iree_plugin_header_t header = {
-      IREE_PLUGIN_VERSION_0_1, "mlc_matmul", "mlc: f32 matmuls on MKL (driver/native/mlc_matmul.c)", 0, 0, {0}};
+      IREE_PLUGIN_VERSION_0_1, "mlc_matmul", "mlc: f32 matmuls on MKL (driver/backends/native/mlc_matmul.c)", 0, 0, {0}};
   static const iree_plugin_v0_t plugin = {&header, plugin_load, plugin_unload, plugin_resolve};
   return max_version >= IREE_PLUGIN_VERSION_0_1 ? (const iree_plugin_header_t**)&plugin : NULL;
 }

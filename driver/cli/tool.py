@@ -9,8 +9,8 @@ import sys
 import traceback
 from typing import Callable
 
-from ..errors import UserError
-from . import atomic_file
+from ...errors import UserError
+from .. import atomic_file
 
 
 class ArgumentParser(argparse.ArgumentParser):

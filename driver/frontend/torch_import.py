@@ -25,13 +25,13 @@ from torch_mlir.extras.fx_importer import (
     FxImporterHooks,
 )
 
-from ..dialects import make_context
-from ..errors import UserError
-from ..passes import constant_values
-from ..passes.convert_torch_to_mlc import unsupported_report
-from ..passes.convert_torch_to_mlc.patterns import kept_whole
-from ..passes.crash_guard import crash_signal
-from . import diagnostics
+from ...dialects import make_context
+from ...errors import UserError
+from ...passes import constant_values
+from ...passes.convert_torch_to_mlc import unsupported_report
+from ...passes.convert_torch_to_mlc.patterns import kept_whole
+from ...passes.crash_guard import crash_signal
+from .. import diagnostics
 from .decompositions import DECOMPOSITIONS
 
 BACKEND_CONTRACT = (

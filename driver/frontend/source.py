@@ -9,7 +9,7 @@ import sys
 
 from torch_mlir import ir
 
-from ..errors import UserError
+from ...errors import UserError
 
 SPLIT_MARKER = "// -----"
 BYTECODE_MAGIC = b"ML\xefR"

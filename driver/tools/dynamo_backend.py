@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 import torch
 
-from ..errors import UserError
+from ...errors import UserError
 
 OPTIONS = {"target": str, "opt_level": int}
 COMPILING = threading.RLock()  # one compile at a time, in any graph of any thread
@@ -108,7 +108,7 @@ class CompiledGraph:
 
     def _compile_dynamic(self, args) -> Callable | None:
         """One executable for all sizes, or None where mlc cannot compile this graph so."""
-        from .compile import compile_model
+        from ..compile import compile_model
 
         specialized = Specialized(self.graph, args, set(self.weights), self.sizes.sources)
         try:
@@ -124,7 +124,7 @@ class CompiledGraph:
         return tuple(a for i, a in enumerate(args) if i not in self.weights and isinstance(a, torch.Tensor))
 
     def _compile(self, args) -> Callable | None:
-        from .compile import compile_model
+        from ..compile import compile_model
 
         specialized = Specialized(self.graph, args, set(self.weights))
         try:

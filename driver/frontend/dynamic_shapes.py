@@ -11,7 +11,7 @@ import re
 
 import torch
 
-from ..errors import UserError
+from ...errors import UserError
 
 _FLAG = re.compile(r"(\d+):(\d+)(?:=(\w+))?")
 

@@ -1,0 +1,4 @@
+"""Tools built on a compilation, none of which the compile itself needs: op coverage,
+bisection against eager, the dispatch profiler, the fusion-plan picture, and the
+`torch.compile` backend.
+"""
