@@ -131,10 +131,10 @@ def build_iree_direct(model, inputs):
     module = torch_mlir.fx.export_and_import(model, *inputs, output_type="linalg-on-tensors")
     buffer = io.BytesIO()
     module.operation.write_bytecode(buffer)
-    flags = iree_backend.TARGET_FLAGS[TARGET] + iree_backend.DATA_TILING_FLAGS
+    flags = list(iree_backend.CPU_FLAGS) + iree_backend.DATA_TILING_FLAGS
     vmfb = iree.compiler.compile_str(buffer.getvalue(), extra_args=flags)
     seconds = time.perf_counter() - start
-    main = iree_backend.load(vmfb, TARGET)
+    main = iree_backend.load(vmfb)
 
     def run(*args):  # the same conversions as mlc's Compiled.__call__
         result = main(*[iree_backend.host_array(arg) for arg in args])
@@ -316,7 +316,7 @@ def machine() -> list[str]:
         f"peak: {os.cpu_count()} cores x 2 FMA x {lanes} lanes x 2 FLOP x {ghz:.2f} GHz = {peak_gflops():.0f} GFLOP/s",
         f"versions: {versions}",
         f"IREE flags (mlc O2 and IREE direct): "
-        f"{' '.join(iree_backend.TARGET_FLAGS[TARGET] + iree_backend.DATA_TILING_FLAGS)}",
+        f"{' '.join(list(iree_backend.CPU_FLAGS) + iree_backend.DATA_TILING_FLAGS)}",
     ]
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import torch
 
 from mlc import pipelines
-from mlc.driver import compile as driver
+from mlc.driver import compilation as driver
 from mlc.driver.backends import iree as iree_backend
 from mlc.driver.backends import targets
 
@@ -37,8 +37,7 @@ def linalg_module(model, inputs, target):
     """The O2 linalg module for `target` (with or without dispatch regions)."""
     _, module = driver.import_model(model, inputs)
     pipeline = pipelines.get("O2")
-    driver.lower(module, start="torch", stop="linalg", target=target, pipeline=pipeline,
-                 report=driver.new_report(target, pipeline))
+    driver.Compilation(module, target=targets.bind(target), pipeline=pipeline).run("linalg")
     return module
 
 
@@ -47,10 +46,10 @@ def variants(model, inputs):
     built = {}
     for label, flags in (("llvm-cpu O2 (mlc's default)", iree_backend.DATA_TILING_FLAGS),
                          ("llvm-cpu O2, no data tiling", [])):
-        vmfb = iree_backend.compile_to_vmfb(linalg_module(model, inputs, "llvm-cpu"), "llvm-cpu", flags)
-        built[label] = (iree_backend.host_function(vmfb, "llvm-cpu"), iree_backend.dispatch_count(vmfb))
-    jit = targets.get("mlir-cpu")
-    built["mlir-cpu O2"] = (jit.load(jit.compile(linalg_module(model, inputs, "mlir-cpu"), {})), None)
+        vmfb = iree_backend.compile_to_vmfb(linalg_module(model, inputs, "llvm-cpu"), iree_backend.LLVM_CPU, flags)
+        built[label] = (iree_backend.host_function(vmfb), iree_backend.dispatch_count(vmfb))
+    jit = targets.bind("mlir-cpu")
+    built["mlir-cpu O2"] = (jit.load(jit.compile(linalg_module(model, inputs, "mlir-cpu"))), None)
     return built
 
 

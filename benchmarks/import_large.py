@@ -10,7 +10,8 @@ import time
 import torch
 
 from mlc import pipelines
-from mlc.driver import compile as driver
+from mlc.driver import compilation as driver
+from mlc.driver.backends import targets
 
 
 def main():
@@ -21,8 +22,7 @@ def main():
     program, module = driver.import_model(model, (torch.randn(4, 10_000),))
     imported = time.perf_counter()
     pipeline = pipelines.get("O2")
-    report = driver.new_report("llvm-cpu", pipeline)
-    driver.lower(module, start="torch", stop="linalg", target="llvm-cpu", pipeline=pipeline, report=report)
+    driver.Compilation(module, target=targets.bind("llvm-cpu"), pipeline=pipeline).run("linalg")
     lowered = time.perf_counter()
     print(f"{parameters / 1e6:.1f}M parameters ({parameters * 4 / 2**20:.0f} MiB)")
     print(f"torch.export + import to the torch backend contract: {imported - start:.2f} s")

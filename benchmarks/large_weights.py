@@ -65,21 +65,20 @@ def persistent_buffers(model) -> None:
 
 
 def run_mlc(model, inputs, external: bool, workdir: str) -> dict:
-    from mlc import pipelines
-    from mlc.driver import compile as driver
+    from mlc.driver.backends import targets
+    from mlc.driver.compilation import Compilation, import_model
+    from mlc.driver.compiled import Compiled
 
     start = time.perf_counter()
-    program, module = driver.import_model(model, inputs)
+    program, module = import_model(model, inputs)
     imported = time.perf_counter()
-    pipeline = pipelines.get("O2")
-    report = driver.new_report(TARGET, pipeline)
     params = os.path.join(workdir, "weights.irpa") if external else None
-    levels = {"torch": driver.print_ir(module)}  # as mlc.compile keeps each level's IR
-    vmfb = driver.lower(module, start="torch", stop="vmfb", target=TARGET, pipeline=pipeline, report=report,
-                        levels=levels, params=params)
+    target = targets.bind(TARGET)
+    compilation = Compilation(module, target=target, params=params, keep_ir=True)  # as mlc.compile keeps each level's IR
+    vmfb = compilation.run("vmfb")
     compiled_at = time.perf_counter()
-    compiled = driver.Compiled(program=program, ir_levels=levels, artifact=vmfb, target=TARGET, report=report,
-                               parameters=params)
+    compiled = Compiled(program=program, ir_levels=compilation.levels, artifact=vmfb, target=target,
+                        report=compilation.report, parameters=params, runtime_driver=compilation.runtime_driver)
     loaded = time.perf_counter()
     return {"import s": imported - start, "compile s": compiled_at - imported, "to loaded s": loaded - start,
             "vmfb bytes": len(vmfb), "archive bytes": os.path.getsize(params) if params else 0,
@@ -103,10 +102,10 @@ def run_torch_mlir(model, inputs) -> dict:
     buffer = io.BytesIO()
     module.operation.write_bytecode(buffer)
     del module
-    vmfb = iree.compiler.compile_str(buffer.getvalue(), extra_args=iree_backend.TARGET_FLAGS[TARGET])
+    vmfb = iree.compiler.compile_str(buffer.getvalue(), extra_args=list(iree_backend.CPU_FLAGS))
     del buffer
     compiled_at = time.perf_counter()
-    main = iree_backend.load(vmfb, TARGET)
+    main = iree_backend.load(vmfb)
     loaded = time.perf_counter()
 
     def run():

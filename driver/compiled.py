@@ -11,29 +11,30 @@ import torch.utils._pytree as pytree
 from ..errors import UserError
 from . import atomic_file
 from .backends import iree as iree_backend
-from .backends import matmul_library, targets
+from .backends import matmul_library
+from .backends.target import BoundTarget
+from .failures import OutOfMemory
 
 
 class Compiled:
     """A model compiled by mlc: callable, with its IR at each level and its executable."""
 
-    def __init__(self, *, program, ir_levels: dict[str, str], artifact: bytes, target: str, report: dict,
-                 parameters: str | None = None, owns_parameters: bool = False, plan=None):
+    def __init__(self, *, program, ir_levels: dict[str, str], artifact: bytes, target: BoundTarget, report: dict,
+                 parameters: str | None = None, owns_parameters: bool = False, plan=None, runtime_driver=None,
+                 planned=()):
         self._program = program
         self._ir = ir_levels
         self.artifact = artifact
-        self.target = target
+        self.bound_target = target
+        self.target = target.name
         self.report = report
         self.parameters = parameters  # the IREE parameter archive holding the large weights, if any
         self._plan = plan  # the optimized graph's PlanGraph (driver/tools/plan_graph.py)
+        self._planned = list(planned)  # what each dispatch runs (tools/profile.py), for profile()
+        self.runtime_driver = runtime_driver  # IREE's: local-sync for small models on the CPU
         if owns_parameters:
             weakref.finalize(self, os.remove, parameters)
-        load = targets.get(target).load
-        driver = report.get("runtime driver")  # IREE's: local-sync for small models on the CPU
-        if driver:
-            self._main = load(artifact, parameters=parameters, driver=driver)
-        else:
-            self._main = load(artifact) if parameters is None else load(artifact, parameters=parameters)
+        self._main = target.load(artifact, parameters=parameters, driver=runtime_driver)
         self._out_spec = program.call_spec.out_spec  # call_spec builds a namedtuple type per access
         self._expected = [spec for spec in program.graph_signature.input_specs if spec.kind.name == "USER_INPUT"]
         self._example = [node.meta["val"] for node in program.graph.nodes
@@ -60,7 +61,7 @@ class Compiled:
     @property
     def vmfb(self) -> bytes:
         """The IREE executable (for the IREE targets)."""
-        if not targets.get(self.target).is_iree:
+        if not self.bound_target.is_iree:
             raise UserError(f"target '{self.target}' builds no .vmfb")
         return self.artifact
 
@@ -71,7 +72,7 @@ class Compiled:
         An executable that runs matmuls on mlc's matmul library gets the plugin beside it
         (`libmlc_matmul.so`; run with `--executable_plugin=` that path)."""
         atomic_file.write(path, self.artifact)  # each file whole or not at all
-        if targets.get(self.target).is_iree and matmul_library.calls_plugin(self.artifact):
+        if self.bound_target.is_iree and matmul_library.calls_plugin(self.artifact):
             matmul_library.copy_plugin(Path(path).parent)
         if self.parameters is not None:
             params = Path(params) if params is not None else Path(path).with_suffix(".irpa")
@@ -82,25 +83,22 @@ class Compiled:
         """Times each dispatch of a call with `args` by IREE's profiler, in a process of its
         own: a `Profile`, slowest dispatch first, each with its fusion group and source
         lines; `str()` of it is a table. IREE's CPU target only."""
-        from .tools.profile import profile
+        from .tools.profile import profile  # a tool, loaded when asked for
 
-        if self.target != "llvm-cpu":
+        if not self.bound_target.profiles:
             raise UserError(f"profile() runs on the llvm-cpu target, not '{self.target}'")
         arrays = [self._check(i, arg) for i, arg in enumerate(self._flat_args(args))]
-        return profile(self.artifact, arrays, planned=getattr(self.artifact, "planned", []), calls=calls,
-                       parameters=self.parameters, driver=self.report.get("runtime driver", "local-task"))
+        return profile(self.artifact, arrays, planned=self._planned, calls=calls, parameters=self.parameters,
+                       driver=self.runtime_driver or "local-task")
 
     def __call__(self, *args):
         flat = self._flat_args(args)
         arrays = [self._check(i, arg) for i, arg in enumerate(flat)]
         try:
             returned = self._main(*arrays)
-        except RuntimeError as error:
-            if "RESOURCE_EXHAUSTED" not in str(error):
-                raise
+        except OutOfMemory as error:
             shapes = ", ".join(str(list(array.shape)) for array in arrays)
-            raise UserError(f"the call with inputs of shape {shapes} needs more memory than IREE could allocate "
-                            f"(RESOURCE_EXHAUSTED)") from None
+            raise OutOfMemory(f"the call with inputs of shape {shapes} {error}") from None
         results = [_tensor(r) if isinstance(r, np.ndarray) else r for r in returned]
         for index, dtype in self._unsigned.items():  # IREE's integers are signless: uint8 comes back int8
             results[index] = results[index].view(dtype)

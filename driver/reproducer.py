@@ -21,14 +21,7 @@ from torch_mlir import ir
 
 from ..errors import UserError
 from . import atomic_file
-
-
-class IreeCompileFailure(UserError):
-    """IREE failed on a module mlc made: the module and flags rerun it."""
-
-    def __init__(self, message: str, bytecode: bytes, flags: list[str]):
-        super().__init__(message)
-        self.bytecode, self.flags = bytecode, flags
+from .failures import IreeCompileFailure
 
 
 def pipeline_text(elements) -> str:

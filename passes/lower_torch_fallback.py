@@ -65,7 +65,7 @@ class LowerTorchFallback(Pass):
         if refused:
             refused[0].location.emit_error(unsupported_report(
                 refused, KNOWN_WRONG, missing="no conversion to mlc, and torch-mlir's lowering of them is known wrong"))
-            raise PassFailure()
+            raise PassFailure(declined={op_name(op): f"refused, known wrong: {KNOWN_WRONG[op_name(op)]}" for op in refused})
         crashed = crash_signal(lambda: _lower_single_threaded(module))
         if crashed is not None:
             ops = ", ".join(sorted(left))
@@ -78,7 +78,7 @@ class LowerTorchFallback(Pass):
         if remaining:
             remaining[0].location.emit_error(
                 unsupported_report(remaining, {}, missing="no conversion to mlc and no lowering in torch-mlir"))
-            raise PassFailure()
+            raise PassFailure(declined={op_name(op): "torch-mlir has no lowering for it either" for op in remaining})
         for name, count in left.items():
             self.count(name, count)
 

@@ -92,7 +92,12 @@ def create(name: str, options: dict[str, str]) -> Pass:
 
 
 class PassFailure(Exception):
-    """Raised by a pass after it has emitted its diagnostics; fails the pipeline."""
+    """Raised by a pass after it has emitted its diagnostics; fails the pipeline.
+    `declined`: the ops it declined, by name, with the reason (as data, for coverage)."""
+
+    def __init__(self, declined: dict | None = None):
+        super().__init__()
+        self.declined = dict(declined or {})
 
 
 def run_upstream(module: ir.Operation, elements: list[str]) -> None:

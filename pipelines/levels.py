@@ -10,6 +10,7 @@ the user's own `Pass` instances.
 """
 
 import dataclasses
+from typing import Protocol
 
 from ..errors import UserError
 from ..passes.registry import Pass
@@ -37,6 +38,14 @@ LEVELS = {
 }
 
 
+class TargetTraits(Protocol):
+    """What a pipeline asks of the target it compiles for (the driver's bound target)."""
+
+    runs_alone: tuple[str, ...]  # mlc ops its compiler takes only in a dispatch of their own
+    left_outside: tuple[str, ...]  # mlc ops it wants outside every fusion group
+    dispatch_regions: bool  # it takes fusion groups as IREE dispatch regions
+
+
 def _element_name(element) -> str:
     return element.name if isinstance(element, Pass) else element.split("{")[0].split("(")[0].strip()
 
@@ -49,23 +58,25 @@ class Pipeline:
     description: str
     passes: list  # pipeline text elements ("mlc-fuse", "func.func(cse)") or Pass instances
 
-    def names(self, dispatch_regions: bool = True) -> list[str]:
+    def names(self, target: TargetTraits | None = None) -> list[str]:
         """The pass names, graph passes then lowering, in order."""
-        return [_element_name(e) for e in self.passes + self.lowering(dispatch_regions)]
+        return [_element_name(e) for e in self.passes + self.lowering(target)]
 
-    def graph_passes(self, runs_alone: tuple[str, ...] = (), left_outside: tuple[str, ...] = ()) -> list:
-        """The graph passes for a target: `mlc-fuse` given the ops the target compiles only
-        alone (`Target.runs_alone`) and those it wants outside any group
-        (`Target.left_outside`), unless the pipeline set them itself."""
+    def graph_passes(self, target: TargetTraits | None = None) -> list:
+        """The graph passes for `target`: `mlc-fuse` given the ops the target compiles only
+        alone (`runs_alone`) and those it wants outside any group (`left_outside`),
+        unless the pipeline set them itself."""
+        runs_alone, left_outside = (target.runs_alone, target.left_outside) if target is not None else ((), ())
         options = [f"isolate={','.join(runs_alone)}"] * bool(runs_alone) + [f"outside={','.join(left_outside)}"] * bool(left_outside)
         if not options:
             return list(self.passes)
         return [f"mlc-fuse{{{' '.join(options)}}}" if e == "mlc-fuse" else e for e in self.passes]
 
-    def lowering(self, dispatch_regions: bool = True) -> list[str]:
+    def lowering(self, target: TargetTraits | None = None) -> list[str]:
         """The lowering to linalg; fusion groups become IREE dispatch regions when
-        the target takes them, and are inlined otherwise."""
+        `target` takes them (as IREE's do), and are inlined otherwise."""
         fused = any(_element_name(e) == "mlc-fuse" for e in self.passes)
+        dispatch_regions = target is None or target.dispatch_regions
         return LOWERING_WITH_FUSION if fused and dispatch_regions else LOWERING
 
     def drop(self, name: str) -> "Pipeline":

@@ -103,6 +103,8 @@ class PipelineRunner:
         """`pipeline` is pipeline text, a parsed Anchor, or a list whose items are
         pipeline text elements ("mlc-fuse", "func.func(cse)") or Pass instances."""
         self.records: list[PassRecord] = []
+        self.internal_errors: list[str] = []  # the passes that raised (mlc's bugs), by name
+        self.declined: dict[str, str] = {}  # the ops a failing pass declined, with the reason
         elements = _elements(pipeline)
         with context:
             for element in elements:
@@ -156,12 +158,14 @@ class PipelineRunner:
                 with module.context, module.location:
                     for target in targets:
                         pass_.run(target)
-            except registry.PassFailure:
+            except registry.PassFailure as failure:
+                self.declined.update(failure.declined)
                 external_pass.signal_pass_failure()
             except UserError as error:
                 module.location.emit_error(str(error))
                 external_pass.signal_pass_failure()
             except Exception:  # a bug in the pass: report it as a located internal error
+                self.internal_errors.append(pass_.name)
                 module.location.emit_error(
                     f"internal error in pass '{pass_.name}':\n{traceback.format_exc()}"
                 )

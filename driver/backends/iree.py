@@ -20,25 +20,23 @@ from torch_mlir import ir
 
 from ...errors import UserError
 from ..executable_cache import ExecutableCache
-from ..reproducer import IreeCompileFailure
-from . import matmul_choice, matmul_library, targets
+from ..failures import IreeCompileFailure, OutOfMemory
+from . import matmul_choice, matmul_library
 from . import parameters as external_parameters
+from .target import Target
 
-TARGET_FLAGS = {
-    "llvm-cpu": [
-        "--iree-hal-target-device=local",
-        "--iree-hal-local-target-device-backends=llvm-cpu",
-        "--iree-llvmcpu-target-cpu=host",
-        # The CPU computes in f64 natively; IREE's default demotion to f32 would
-        # change results and the calling convention of float64 models.
-        "--iree-input-demote-f64-to-f32=false",
-    ],
-    # IREE's default Vulkan target, the profile vp_android_baseline_2022 (SPIR-V 1.3,
-    # 32-bit types, no subgroup ops), runs on every Vulkan device, lavapipe included;
-    # i64 stays i64 at the boundary and is emulated with i32 pairs in the kernels.
-    "vulkan-spirv": ["--iree-hal-target-device=vulkan"],
-}
-RUNTIME_DRIVERS = {"llvm-cpu": "local-task", "vulkan-spirv": "vulkan", "cuda": "cuda"}
+CPU_FLAGS = (
+    "--iree-hal-target-device=local",
+    "--iree-hal-local-target-device-backends=llvm-cpu",
+    "--iree-llvmcpu-target-cpu=host",
+    # The CPU computes in f64 natively; IREE's default demotion to f32 would
+    # change results and the calling convention of float64 models.
+    "--iree-input-demote-f64-to-f32=false",
+)
+# IREE's default Vulkan target, the profile vp_android_baseline_2022 (SPIR-V 1.3,
+# 32-bit types, no subgroup ops), runs on every Vulkan device, lavapipe included;
+# i64 stays i64 at the boundary and is emulated with i32 pairs in the kernels.
+VULKAN_FLAGS = ("--iree-hal-target-device=vulkan",)
 # Ops IREE 3.13's code generation compiles only in a dispatch of their own: a concat
 # lowers to slices inserted into one buffer, which the CPU vectorizer rejects fused
 # with other ops (ViT's class token: "operations with large vector sizes"), and a
@@ -66,17 +64,13 @@ def host_array(array) -> np.ndarray:
     return np.require(array, requirements="C")
 
 
-def check_target(target: str) -> None:
-    targets.get(target)
-
-
 def to_bytecode(module: ir.Operation) -> bytes:
     buffer = io.BytesIO()
     module.write_bytecode(buffer)
     return buffer.getvalue()
 
 
-def _compiler_diagnostics(error: Exception) -> str:
+def _compiler_diagnostics(error: Exception) -> list[str]:
     """The `error:` lines of iree-compile's output, readable: without op dumps, the
     executable target's attribute dump, or follow-on errors about translation."""
     lines = []
@@ -86,7 +80,7 @@ def _compiler_diagnostics(error: Exception) -> str:
         line = re.sub(r": %\S+ = .*$|: \"[\w.]+\"\(.*$", "", line.strip())  # the op dump after the message
         if line not in lines:
             lines.append(line)
-    return "\n".join(lines[:10]) or str(error).strip().splitlines()[0]
+    return lines[:10] or str(error).strip().splitlines()[:1]
 
 
 class Executable(bytes):
@@ -128,24 +122,25 @@ def dispatch_statistics(csv_text: str) -> dict:
     return counts
 
 
-def compile_to_vmfb(module: ir.Operation, target: str, extra_flags=(), cache: ExecutableCache | None = None) -> Executable:
-    """Compiles linalg-on-tensors to an IREE executable for `target`, or takes it from
-    `cache` when IREE compiled the same bytes with the same flags before."""
-    flags = TARGET_FLAGS.get(target, []) + list(extra_flags)
+def compile_to_vmfb(module: ir.Operation, target: Target, extra_flags=(), cache: ExecutableCache | None = None) -> Executable:
+    """Compiles linalg-on-tensors to an IREE executable for `target` (its flags, then
+    `extra_flags`), or takes it from `cache` when IREE compiled the same bytes with the
+    same flags before."""
+    flags = list(target.flags) + list(extra_flags)
     bytecode = to_bytecode(module)
     cache = cache if cache is not None and cache.usable else None  # an unusable one has warned why
     key = cache.key(bytecode, flags) if cache is not None else None
     entry = cache.get(key) if cache is not None else None
     if entry is not None:
         return Executable.of(entry.vmfb, entry.statistics, cache="hit")
-    executable = _compile_bytecode(bytecode, flags, target)
+    executable = _compile_bytecode(bytecode, flags, target.name)
     executable.cache = "off" if cache is None else "miss"
     if cache is not None:
         cache.put(key, executable, executable.statistics)
     return executable
 
 
-def _compile_bytecode(bytecode: bytes, flags: list[str], target: str) -> "Executable":
+def _compile_bytecode(bytecode: bytes, flags: list[str], target_name: str) -> "Executable":
     """iree.compiler's compile of `bytecode`, with the dispatch statistics it wrote."""
     with tempfile.TemporaryDirectory() as directory:
         statistics_file = Path(directory) / "statistics.csv"
@@ -153,8 +148,9 @@ def _compile_bytecode(bytecode: bytes, flags: list[str], target: str) -> "Execut
         try:
             executable = Executable(iree.compiler.compile_str(bytecode, extra_args=flags + dump))
         except iree.compiler.CompilerToolError as error:
-            message = f"IREE failed to compile for {target}:\n{_compiler_diagnostics(error)}"
-            raise IreeCompileFailure(message, bytecode, flags) from None
+            errors = _compiler_diagnostics(error)
+            message = f"IREE failed to compile for {target_name}:\n" + "\n".join(errors)
+            raise IreeCompileFailure(message, bytecode, flags, errors) from None
         if statistics_file.exists():
             executable.statistics = dispatch_statistics(statistics_file.read_text())
     return executable
@@ -207,27 +203,24 @@ def kernel_count(vmfb: bytes) -> int:
 SINGLE_THREAD_FLOPS = 64e6
 
 
-def runtime_driver(target: str, flops: float | None, options: dict) -> str:
-    """The IREE driver that runs a model of `flops` (None: unknown, e.g. dynamic shapes) on
-    `target`: for llvm-cpu the `driver` option, or by default local-sync for small models."""
-    option = options.get("driver", "auto") if target == "llvm-cpu" else "auto"
+def cpu_runtime_driver(flops: float | None, options) -> str:
+    """The CPU driver that runs a model of `flops` (None: unknown, e.g. dynamic shapes):
+    the `driver` option, or by default local-sync for small models."""
+    option = options.get("driver", "auto")
     if option != "auto":
         return option
-    if target == "llvm-cpu" and flops is not None and flops < SINGLE_THREAD_FLOPS:
-        return "local-sync"
-    return RUNTIME_DRIVERS[target]
+    return "local-sync" if flops is not None and flops < SINGLE_THREAD_FLOPS else "local-task"
 
 
-def load(vmfb: bytes, target: str, parameters=None, driver=None):
-    """The module's `main` function, loaded into an IREE runtime context (with the
-    parameter archive at `parameters` served to it, if given)."""
-    return load_functions(vmfb, target, driver, parameters)["main"]
+def load(vmfb: bytes, parameters=None, driver="local-task"):
+    """The module's `main` function, loaded into an IREE runtime context on `driver`
+    (with the parameter archive at `parameters` served to it, if given)."""
+    return load_functions(vmfb, driver, parameters)["main"]
 
 
-def load_functions(vmfb: bytes, target: str, driver=None, parameters=None):
+def load_functions(vmfb: bytes, driver: str = "local-task", parameters=None):
     """The module's functions by name, loaded into an IREE runtime context. On the CPU,
     mlc's matmul plugin is handed to IREE first (see matmul_library.register)."""
-    driver = driver or RUNTIME_DRIVERS[target]
     if driver.startswith("local"):
         matmul_library.register()
     config = iree.runtime.Config(driver)
@@ -250,42 +243,50 @@ def _owned(array) -> np.ndarray:
     return np.array(array, copy=True)
 
 
-def host_function(vmfb: bytes, target: str, parameters=None, driver=None):
-    """`main` as a function from numpy arrays to a list of numpy arrays."""
-    main = load(vmfb, target, parameters, driver)
+def _classified(error: RuntimeError) -> Exception:
+    """IREE's runtime error as mlc's failure where it is one the user can act on. IREE
+    says what failed only in its text (a status code name): read here, and nowhere else."""
+    if "RESOURCE_EXHAUSTED" in str(error):
+        return OutOfMemory("needs more memory than IREE could allocate (RESOURCE_EXHAUSTED)")
+    return error
+
+
+def host_function(vmfb: bytes, parameters=None, driver=None):
+    """`main` on the CPU as a function from numpy arrays to a list of numpy arrays."""
+    main = load(vmfb, parameters, driver or "local-task")
 
     def call(*arrays):
-        results = main(*arrays)
+        try:
+            results = main(*arrays)
+        except RuntimeError as error:
+            raise _classified(error) from None
         results = results if isinstance(results, tuple) else (results,)
         return [_owned(result.to_host()) if _is_buffer(result) else result for result in results]
 
     return call
 
 
-def _check_cpu_driver(options: dict) -> str:
+def _check_cpu_options(options) -> None:
     driver = options.get("driver", "auto")
     if driver not in ("auto", "local-task", "local-sync"):
         raise UserError(f"target 'llvm-cpu': driver must be auto, local-task or local-sync, got {driver!r}")
-    return driver
+    matmul_choice.option(options)
+    data_tiling = options.get("data-tiling", True)
+    if not isinstance(data_tiling, bool):
+        raise UserError(f"target 'llvm-cpu': data-tiling must be true or false, got {data_tiling!r}")
 
 
 def _compile_cpu(module: ir.Operation, options: dict, cache: ExecutableCache | None = None) -> bytes:
     """With data tiling unless the options turn it off. Where IREE fails with it (3.13's
     data tiling breaks nn.MultiheadAttention at dynamic sizes), mlc compiles again
     without, and the executable's statistics say why."""
-    _check_cpu_driver(options)
-    matmul_choice.option(options)
-    data_tiling = options.get("data-tiling", True)
-    if not isinstance(data_tiling, bool):
-        raise UserError(f"target 'llvm-cpu': data-tiling must be true or false, got {data_tiling!r}")
-    if not data_tiling:
-        return _with_statistic(compile_to_vmfb(module, "llvm-cpu", cache=cache), "data tiling", "off (target option)")
+    if not options.get("data-tiling", True):
+        return _with_statistic(compile_to_vmfb(module, LLVM_CPU, cache=cache), "data tiling", "off (target option)")
     try:
-        return _with_statistic(compile_to_vmfb(module, "llvm-cpu", DATA_TILING_FLAGS, cache), "data tiling", "on")
-    except UserError as error:
-        failure = str(error).splitlines()[1] if len(str(error).splitlines()) > 1 else str(error)
-        executable = compile_to_vmfb(module, "llvm-cpu", cache=cache)  # a failure here is the model's, and raises
-        return _with_statistic(executable, "data tiling", f"off: IREE failed with it ({failure.strip()})")
+        return _with_statistic(compile_to_vmfb(module, LLVM_CPU, DATA_TILING_FLAGS, cache), "data tiling", "on")
+    except IreeCompileFailure as failure:
+        executable = compile_to_vmfb(module, LLVM_CPU, cache=cache)  # a failure here is the model's, and raises
+        return _with_statistic(executable, "data tiling", f"off: IREE failed with it ({failure.first_error})")
 
 
 def _with_statistic(executable: Executable, name: str, value) -> Executable:
@@ -303,18 +304,22 @@ def _cpu_passes(module: ir.Operation, options: dict) -> tuple[list[str], dict]:
     return [f"mlc-library-matmuls{{shapes={shapes} workgroups={matmul_choice.WORKGROUPS}}}"], {"matmul library": choice}
 
 
-targets.register(targets.Target(
+LLVM_CPU = Target(
     name="llvm-cpu",
     description="IREE for this machine's CPU (host features, e.g. AVX-512; data tiling and microkernels on)",
     needs="an x86-64 or AArch64 CPU",
     compile=_compile_cpu,
-    load=lambda vmfb, parameters=None, driver=None: host_function(vmfb, "llvm-cpu", parameters, driver),
+    load=host_function,
     can_run=lambda: (True, ""),
     external_params=True,
     options=("data-tiling", "driver", "matmul-library"),
+    check_values=_check_cpu_options,
     runs_alone=RUNS_ALONE,
     target_passes=_cpu_passes,
-))
+    flags=CPU_FLAGS,
+    runtime_driver=cpu_runtime_driver,
+    profiles=True,
+)
 
 
 # --- GPU targets: Vulkan (SPIR-V) and CUDA ---------------------------------------------
@@ -395,16 +400,16 @@ def _read_back(device, results) -> list:
     return arrays
 
 
-def _device_function(vmfb: bytes, target: str, parameters=None):
-    """`main` on the target's GPU driver, as a function from numpy arrays to numpy arrays.
+def _device_function(vmfb: bytes, target_name: str, driver: str, parameters=None):
+    """`main` on a GPU driver, as a function from numpy arrays to numpy arrays.
     `.driver` and `.device` say where it runs (there is no fallback to the CPU). Without
     such a device the executable still compiles and saves; calling it raises."""
-    runs, why = TARGETS_CAN_RUN[target]()
+    runs, why = _probed(driver)
     if not runs:
         def unavailable(*arrays):
-            raise UserError(f"cannot run target '{target}' here: {why}")
+            raise UserError(f"cannot run target '{target_name}' here: {why}")
         return unavailable
-    device = _own_device(RUNTIME_DRIVERS[target])  # goes with the function, and the Compiled holding it
+    device = _own_device(driver)  # goes with the function, and the Compiled holding it
     context = iree.runtime.SystemContext(config=iree.runtime.Config(device=device))
     if parameters is not None:
         context.add_vm_module(external_parameters.io_module(context.instance, parameters))
@@ -416,7 +421,7 @@ def _device_function(vmfb: bytes, target: str, parameters=None):
         results = results if isinstance(results, tuple) else (results,)
         return _read_back(device, results)
 
-    call.driver, call.device = RUNTIME_DRIVERS[target], device
+    call.driver, call.device = driver, device
     return call
 
 
@@ -445,7 +450,7 @@ def _compile_vulkan(module: ir.Operation, options: dict, cache: ExecutableCache 
         raise UserError(f"target 'vulkan-spirv' cannot compute in float64 (the model has values of type {f64}); "
                         "convert the model and its inputs to float32 (model.float(), x.float())")
     named = options.get("vulkan-target")  # e.g. "llvmpipe" (lavapipe: native int64, subgroups), "ampere"
-    return compile_to_vmfb(module, "vulkan-spirv", [f"--iree-vulkan-target={named}"] if named else [], cache)
+    return compile_to_vmfb(module, VULKAN_SPIRV, [f"--iree-vulkan-target={named}"] if named else [], cache)
 
 
 # IREE 3.13 knows these CUDA compute capabilities by name (--iree-cuda-target=sm_N).
@@ -476,37 +481,48 @@ def cuda_flags(sm: int) -> list[str]:
     raise UserError(f"target 'cuda': unknown compute capability sm_{sm} (cuda-sm takes one of {known})")
 
 
-def _compile_cuda(module: ir.Operation, options: dict, cache: ExecutableCache | None = None) -> bytes:
+def _check_cuda_options(options) -> None:
     sm = options.get("cuda-sm", 80)
     if not isinstance(sm, int) or isinstance(sm, bool):
         raise UserError(f"target 'cuda': cuda-sm must be an integer like 80 or 90, got {sm!r}")
-    return compile_to_vmfb(module, "cuda", cuda_flags(sm), cache)
+    cuda_flags(sm)  # a capability IREE does not know is refused before compiling
 
 
-TARGETS_CAN_RUN = {"vulkan-spirv": functools.cache(lambda: _probe("vulkan")),
-                   "cuda": functools.cache(lambda: _probe("cuda"))}
+def _compile_cuda(module: ir.Operation, options: dict, cache: ExecutableCache | None = None) -> bytes:
+    return compile_to_vmfb(module, CUDA, cuda_flags(options.get("cuda-sm", 80)), cache)
 
-targets.register(targets.Target(
-    name="vulkan-spirv",
+
+@functools.cache
+def _probed(driver: str) -> tuple[bool, str]:
+    """`_probe`, once per process."""
+    return _probe(driver)
+
+
+def _gpu_target(name: str, driver: str, **fields) -> Target:
+    """A GPU target of IREE's: runs on `driver` alone, where a device of it exists."""
+
+    def load(vmfb, parameters=None, driver_chosen=None):
+        return _device_function(vmfb, name, driver, parameters)
+
+    return Target(name=name, load=load, can_run=lambda: _probed(driver), external_params=True,
+                  runs_alone=GPU_RUNS_ALONE, left_outside=GPU_LEFT_OUTSIDE,
+                  runtime_driver=lambda flops, options: driver, **fields)
+
+
+VULKAN_SPIRV = _gpu_target(
+    "vulkan-spirv", "vulkan",
     description="IREE for any Vulkan device via SPIR-V (float64 refused; int64 exact)",
     needs="a Vulkan 1.1+ driver (libvulkan1; lavapipe in mesa-vulkan-drivers runs on the CPU)",
     compile=_compile_vulkan,
-    load=lambda vmfb, parameters=None, driver=None: _device_function(vmfb, "vulkan-spirv", parameters),
-    can_run=TARGETS_CAN_RUN["vulkan-spirv"],
-    external_params=True,
-    runs_alone=GPU_RUNS_ALONE,
-    left_outside=GPU_LEFT_OUTSIDE,
     options=("vulkan-target",),
-))
-targets.register(targets.Target(
-    name="cuda",
+    flags=VULKAN_FLAGS,
+)
+CUDA = _gpu_target(
+    "cuda", "cuda",
     description="IREE for NVIDIA GPUs via PTX (option cuda-sm, default 80; 90 for Hopper)",
     needs="an NVIDIA GPU and its driver (libcuda.so)",
     compile=_compile_cuda,
-    load=lambda vmfb, parameters=None, driver=None: _device_function(vmfb, "cuda", parameters),
-    can_run=TARGETS_CAN_RUN["cuda"],
-    external_params=True,
-    runs_alone=GPU_RUNS_ALONE,
-    left_outside=GPU_LEFT_OUTSIDE,
     options=("cuda-sm",),
-))
+    check_values=_check_cuda_options,
+)
+TARGETS = (LLVM_CPU, VULKAN_SPIRV, CUDA)

@@ -29,7 +29,7 @@ from ...errors import UserError
 from ...pipelines import PipelineRunner
 from ...pipelines.to_llvm import DEFAULT_TILE_SIZE, DEFAULT_VECTOR_SIZE, to_llvm
 from .. import diagnostics
-from . import targets
+from .target import Target
 
 DTYPES = {
     "f64": np.float64, "f32": np.float32, "f16": np.float16,
@@ -114,7 +114,7 @@ def _describe(descriptor_class, array: np.ndarray):
     return descriptor
 
 
-def load(artifact: bytes):
+def load(artifact: bytes, parameters=None, driver=None):
     """`main` of an artifact, JIT-compiled: a function from numpy arrays to a list of numpy arrays."""
     context = ir.Context()
     with context:
@@ -139,7 +139,7 @@ def load(artifact: bytes):
     return main
 
 
-targets.register(targets.Target(
+MLIR_CPU = Target(
     name="mlir-cpu",
     description="mlc's own CPU path: tiled, vectorized affine loops, JIT-compiled by MLIR's ExecutionEngine",
     needs="a CPU; no IREE",
@@ -148,5 +148,6 @@ targets.register(targets.Target(
     can_run=lambda: (True, ""),
     is_iree=False,
     options=("tile-size", "vector-size"),
+    check_values=_sizes,
     dispatch_regions=False,
-))
+)

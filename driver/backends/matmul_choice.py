@@ -178,8 +178,8 @@ def measure(shapes: list[str]) -> dict:
     from . import iree as iree_backend
 
     module = benchmark_module(shapes)
-    vmfb = iree_backend.compile_to_vmfb(module.operation, "llvm-cpu", iree_backend.DATA_TILING_FLAGS)
-    functions = iree_backend.load_functions(vmfb, "llvm-cpu", "local-task")
+    vmfb = iree_backend.compile_to_vmfb(module.operation, iree_backend.LLVM_CPU, iree_backend.DATA_TILING_FLAGS)
+    functions = iree_backend.load_functions(vmfb, "local-task")
     rng = np.random.default_rng(1)
     results = {}
     for i, shape in enumerate(shapes):

@@ -31,7 +31,6 @@ from torch_mlir import ir
 from ...errors import UserError
 from ...passes import constant_values
 from .. import atomic_file
-from .targets import TARGETS as target_registry
 
 SCOPE = "model"
 # Smaller constants (biases, norm scales, shape tensors) stay in the module: they
@@ -207,26 +206,17 @@ def export(module: ir.Operation, path, report: dict, min_bytes: int = MIN_BYTES,
                             "bytes": int(sum(array.nbytes for array in arrays.values()))}
 
 
-def check(target, path) -> None:
-    """Fails early, before compiling, if `target` cannot load an archive or `path` cannot be written."""
-    if not target.external_params:
-        able = ", ".join(name for name, other in target_registry.items() if other.external_params)
-        raise UserError(f"target '{target.name}' cannot load weights from a parameter archive (external params work on: {able})")
-    if path is not None:
-        check_writable(path)
-
-
-def resolve(external_params, target) -> tuple[str | None, bool]:
+def resolve(external_params) -> tuple[str | None, bool]:
     """(archive path or None, whether it is a temporary file the Compiled owns) for
-    `mlc.compile(..., external_params=True | "weights.irpa" | False)`."""
+    `mlc.compile(..., external_params=True | "weights.irpa" | False)`; a path must be
+    writable (targets.check_external_params checks the target can load one)."""
     if external_params is False or external_params is None:
         return None, False
     if external_params is True:
-        check(target, None)
         # Created only when the archive is written, after lowering: a model that fails
         # to import or lower leaves no file behind.
         return os.path.join(tempfile.gettempdir(), f"mlc-{uuid.uuid4().hex}.irpa"), True
     if not isinstance(external_params, (str, os.PathLike)):
         raise UserError(f"external_params must be True, False or a path to an .irpa file, got {external_params!r}")
-    check(target, external_params)
+    check_writable(external_params)
     return os.fspath(external_params), False

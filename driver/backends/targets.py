@@ -1,63 +1,43 @@
-"""The targets mlc compiles for, each a way from linalg on tensors to something
-that runs: IREE's llvm-cpu, vulkan-spirv and cuda (iree_backend.py).
+"""The registry of targets: every back end's `Target`, by name, in one place.
 
-A target compiles a linalg module into an artifact (bytes) and loads an
-artifact as a function from numpy arrays to a list of numpy arrays.
+The back ends declare their targets (iree.py, jit.py) and import nothing from here;
+this module imports them. A compilation looks its target up once (`get`) and binds it
+to its options (`Target.bind`, target.py).
 """
 
-import dataclasses
-from typing import Callable
-
-import numpy as np
-
 from ...errors import UserError
+from . import iree, jit, parameters
+from .target import BoundTarget, Target
 
+TARGETS: dict[str, Target] = {target.name: target for target in (*iree.TARGETS, jit.MLIR_CPU)}
 
-@dataclasses.dataclass(frozen=True)
-class Target:
-    name: str
-    description: str
-    needs: str  # what running it needs, for --list-targets
-    compile: Callable[..., bytes]  # (linalg module, target options, ExecutableCache or None) -> artifact
-    load: Callable[..., Callable[..., list[np.ndarray]]]  # (artifact, parameters=None, driver=None) -> function
-    can_run: Callable[[], tuple[bool, str]]  # (whether this machine can run it, why not)
-    is_iree: bool = True  # the artifact is a .vmfb (dispatch counts, iree-run-module)
-    options: tuple[str, ...] = ()  # target options it accepts, e.g. ("cuda-sm",)
-    dispatch_regions: bool = True  # takes mlc's fusion groups as IREE dispatch regions
-    external_params: bool = False  # can keep large weights in an IREE parameter archive (load(artifact, parameters=path))
-    runs_alone: tuple[str, ...] = ()  # mlc ops its compiler takes only in a dispatch of their own (mlc-fuse{isolate})
-    left_outside: tuple[str, ...] = ()  # mlc ops left out of every group, for IREE to place (mlc-fuse{outside})
-    # Passes of its own on the lowered module, chosen from it and the target options, and
-    # what to report of the choice: (linalg module, options) -> (pipeline elements, report entries)
-    target_passes: Callable[..., tuple[list[str], dict]] | None = None
-
-
-TARGETS: dict[str, Target] = {}
-
-
-def register(target: Target) -> Target:
-    TARGETS[target.name] = target
-    return target
+__all__ = ["TARGETS", "BoundTarget", "Target", "bind", "check_external_params", "describe", "get"]
 
 
 def get(name: str) -> Target:
-
     if name not in TARGETS:
         raise UserError(f"unknown target '{name}' (known: {', '.join(TARGETS)})")
     return TARGETS[name]
 
 
-def check_options(target: Target, options: dict) -> dict:
-    unknown = sorted(set(options) - set(target.options))
-    if unknown:
-        accepted = ", ".join(target.options) or "none"
-        raise UserError(f"target '{target.name}' has no option {', '.join(map(repr, unknown))} (options: {accepted})")
-    return options
+def bind(name: str, options=None) -> BoundTarget:
+    """The target called `name`, bound to `options` (checked): what a compilation holds."""
+    return get(name).bind(options)
+
+
+def check_external_params(target, path=None) -> None:
+    """Fails early, before compiling, if `target` cannot load its weights from a
+    parameter archive, or `path` cannot be written."""
+    if not target.external_params:
+        able = ", ".join(name for name, other in TARGETS.items() if other.external_params)
+        raise UserError(f"target '{target.name}' cannot load weights from a parameter archive "
+                        f"(external params work on: {able})")
+    if path is not None:
+        parameters.check_writable(path)
 
 
 def describe() -> str:
     """What `mlc-compile --list-targets` prints."""
-    get("llvm-cpu")  # loads the registry
     lines = []
     for target in TARGETS.values():
         runs, why = target.can_run()

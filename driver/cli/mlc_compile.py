@@ -17,8 +17,8 @@ from ...dialects import make_context
 from ...errors import UserError
 from ...passes.lower_torch_fallback import fallback_note
 from .. import diagnostics, executable_cache
-from ..backends import matmul_library, parameters, targets
-from ..compile import LEVELS, detect_level, every_unsupported_op, lower_or_retry, new_report, resolve_pipeline
+from ..backends import matmul_library, targets
+from ..compilation import LEVELS, Compilation, detect_level, import_program, resolve_pipeline
 from ..frontend import dynamic_shapes, model_loading, source, torch_import
 from ..progress import Progress
 from ..tools import coverage
@@ -87,9 +87,7 @@ def _load(args) -> tuple[ir.Operation, str]:
     program = _load_program(args)
     if program is None:
         return _load_mlir(args)
-    if torch_import.unknown_ops(program):
-        raise UserError(every_unsupported_op(program, args.allow_fallback))
-    return torch_import.import_program(program, make_context()).operation, "torch"
+    return import_program(program, args.allow_fallback), "torch"
 
 
 def _load_mlir(args) -> tuple[ir.Operation, str]:
@@ -176,21 +174,21 @@ def _main(argv) -> int:
         return _coverage(args)
     if args.bisect:
         return _bisect(args)
-    args.target, args.emit = args.target or "llvm-cpu", args.emit or "vmfb"
+    args.emit = args.emit or "vmfb"
     target_options = {"cuda-sm": args.cuda_sm} if args.cuda_sm is not None else {}
     if args.no_data_tiling:
         target_options["data-tiling"] = False
     if args.matmul_library is not None:
         target_options["matmul-library"] = args.matmul_library
-    targets.check_options(targets.get(args.target), target_options)
+    target = targets.bind(args.target or "llvm-cpu", target_options)
     if args.emit == "vmfb" and args.output in (None, "-"):
         raise UserError("the executable is binary: name an output file with -o model.vmfb")
-    if args.profile and (args.emit != "vmfb" or args.target != "llvm-cpu"):
+    if args.profile and (args.emit != "vmfb" or not target.profiles):
         raise UserError("--profile runs the executable: it needs --emit=vmfb (the default) and --target llvm-cpu")
     if args.params is not None:
         if args.emit != "vmfb":
             raise UserError(f"--params applies to --emit=vmfb only (at --emit={args.emit} the weights stay in the IR)")
-        parameters.check(targets.get(args.target), args.params)
+        targets.check_external_params(target, args.params)
     progress = Progress(not args.quiet)
     with progress.stage("import"):
         module, level = _load(args)
@@ -200,44 +198,50 @@ def _main(argv) -> int:
         raise UserError(f"--graph draws the mlc graph: the input is already at level '{level}'")
     if args.graph is not None and LEVELS.index(args.emit) < LEVELS.index("mlc"):
         raise UserError("--graph draws the optimized mlc graph: it needs --emit=mlc or later")
-    pipeline = resolve_pipeline(args.opt_level)
-    report = {**new_report(args.target, pipeline), "input level": level}
-    plans = {}
-
-    def keep_plan(level, optimized):
-        if level == "mlc" and args.graph is not None:
-            plans["mlc"] = PlanGraph.of(optimized)
-
+    compilation = Compilation(module, target=target, level=level, pipeline=resolve_pipeline(args.opt_level),
+                              allow_fallback=args.allow_fallback, params=args.params, repro=args.repro,
+                              progress=progress, cache=executable_cache.resolve(args.cache))
+    report = compilation.report
+    report["input level"] = level
+    seen = {}
+    compilation.observe(lambda reached, module_there: seen.__setitem__(reached, _what_to_keep(reached, module_there,
+                                                                                               compilation, args)))
     if getattr(args, "dynamic_shapes_report", None) is not None:
         report["dynamic shapes"] = args.dynamic_shapes_report
-    vmfb = lower_or_retry(module, start=level, stop=args.emit, target=args.target, pipeline=pipeline, report=report,
-                 target_options=target_options, allow_fallback=args.allow_fallback, params=args.params,
-                 repro=args.repro, progress=progress,
-                 observe=keep_plan, cache=executable_cache.resolve(args.cache))
+    vmfb = compilation.run(args.emit)
     if "retried" in report:
         print(f"mlc-compile: warning: {report['retried']['note']}", file=sys.stderr)
     if report.get("fallback"):
         print(f"mlc-compile: note: {fallback_note(report['fallback'])}", file=sys.stderr)
     if args.graph is not None:
-        write_output(plans["mlc"].html(f"mlc fusion plan: {args.model}"), args.graph)
+        write_output(seen["mlc"].html(f"mlc fusion plan: {args.model}"), args.graph)
     if args.emit == "vmfb":
         write_output(vmfb, args.output)
         if matmul_library.calls_plugin(vmfb):
             plugin = matmul_library.copy_plugin(Path(args.output).parent)
             print(f"mlc-compile: note: {len(report['matmul library']['library'])} matmul shape(s) run on mlc's matmul "
                   f"library; the executable needs its plugin, written to {plugin}:\n  iree-run-module "
-                  f"--module={args.output} --device={report['runtime driver']} {matmul_library.run_flag(plugin)} "
+                  f"--module={args.output} --device={compilation.runtime_driver} {matmul_library.run_flag(plugin)} "
                   "--function=main --input=...", file=sys.stderr)
         if args.profile:
-            inputs = getattr(args, "example_inputs", None) or profiling.example_inputs(module)
-            print(profiling.profile(vmfb, inputs, planned=vmfb.planned, parameters=args.params,
-                                    driver=report["runtime driver"]))
+            inputs = getattr(args, "example_inputs", None) or profiling.example_inputs(compilation.module)
+            print(profiling.profile(vmfb, inputs, planned=seen.get("target") or [], parameters=args.params,
+                                    driver=compilation.runtime_driver))
     else:
-        with module.context:
-            write_output(module.get_asm(), args.output)
+        with compilation.module.context:
+            write_output(compilation.module.get_asm(), args.output)
     if args.report:
         write_output(json.dumps(report, indent=2) + "\n", args.report)
     return 0
+
+
+def _what_to_keep(level, module, compilation, args):
+    """The optimized graph's picture for --graph, what each dispatch runs for --profile."""
+    if level == "mlc" and args.graph is not None:
+        return PlanGraph.of(module)
+    if level == "target" and args.profile:
+        return profiling.planned_dispatches(module, compilation.target, compilation.report)
+    return None
 
 
 def main(argv=None) -> int:

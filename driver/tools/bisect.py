@@ -32,7 +32,7 @@ from ...passes.convert_torch_to_mlc import source_line
 from ...pipelines.torch_to_mlc import torch_to_mlc
 from ..backends import iree as iree_backend
 from ..backends import targets
-from ..compile import resolve_pipeline, run_stage
+from ..compilation import resolve_pipeline, run_stage
 from ..frontend import torch_import
 
 _STACK_FRAME = re.compile(r'File "([^"]+)", line ([0-9]+),')
@@ -62,7 +62,7 @@ def bisect(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2,
            rtol: float = 1e-4, atol: float = 1e-4) -> BisectReport:
     """See the module docstring. Values agree within rtol, and atol times max(1, max |eager|)."""
     args = tuple(example_args) if isinstance(example_args, (tuple, list)) else (example_args,)
-    chosen = targets.get(target)
+    chosen = targets.bind(target)
     pipeline = resolve_pipeline(opt_level, pipeline)
     program = torch_import.export(model, args)
     with torch.no_grad():
@@ -71,7 +71,7 @@ def bisect(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2,
     module = torch_import.import_program(program, make_context()).operation
     run = Runner(chosen, inputs, rtol, atol)
 
-    stages = [(CONVERSION, torch_to_mlc())] + [(_name(e), [e]) for e in pipeline.graph_passes(chosen.runs_alone, chosen.left_outside)]
+    stages = [(CONVERSION, torch_to_mlc())] + [(_name(e), [e]) for e in pipeline.graph_passes(chosen)]
     done = []
     for name, elements in stages:
         run_stage(name, elements, module, {"stages": []})
@@ -99,9 +99,9 @@ class Runner:
         try:
             if extra is not None:
                 extra(copy)
-            lowering = pipelines.Pipeline("bisect", "", list(graph_passes)).lowering(self.target.dispatch_regions)
+            lowering = pipelines.Pipeline("bisect", "", list(graph_passes)).lowering(self.target)
             run_stage("lowering to linalg", lowering, copy, {"stages": []})
-            return self.target.load(self.target.compile(copy, {}))(*self.inputs)
+            return self.target.load(self.target.compile(copy))(*self.inputs)
         finally:
             copy.erase()
 

@@ -29,10 +29,9 @@ from ...passes.convert_torch_to_mlc import OPERAND_PRODUCERS, op_name, source_li
 from ...passes.convert_torch_to_mlc.patterns import NotConvertible, builtin_tensor_type
 from ...pipelines.torch_to_mlc import TORCH_TO_MLC, torch_to_mlc
 from ..backends import targets as target_registry
-from ..compile import export_model, run_stage
+from ..compilation import export_model, run_stage
 from ..frontend import torch_import
 
-TARGET_NAMES = ("llvm-cpu", "vulkan-spirv", "cuda", "mlir-cpu")
 VIA_FALLBACK = "*"
 NOT_COMPILED = "not compiled: "  # a target verdict that follows from an earlier failure
 _LOCATION_PREFIX = re.compile(r"^(?:.*?:\d+:\d+: |loc\([^)]*\): )?(?:error: )?")
@@ -204,9 +203,9 @@ def _reason(error: Exception) -> str:
     return _LOCATION_PREFIX.sub("", text, count=1)
 
 
-def _conversion_reason(error: UserError) -> str:
-    declined = re.search(r"\[(.*)\]\s*$", str(error).splitlines()[1] if "\n" in str(error) else "")
-    return declined.group(1) if declined else "no conversion to mlc"
+def _declined(error: UserError) -> str | None:
+    """Why a pass declined the one op of a signature, as the pass said it (StageFailure)."""
+    return next(iter(getattr(error, "declined", {}).values()), None)
 
 
 def _run(text: str, context: ir.Context, stages: list[tuple[str, list]]) -> ir.Module:
@@ -245,10 +244,10 @@ def _check_signature(text: str, context: ir.Context) -> _Signature:
         module = _run(text, context, [("torch to mlc", TORCH_TO_MLC)])
         signature.converts, signature.mlc_ops = Verdict(True), _mlc_op_names(module)
     except UserError as error:
-        signature.converts = Verdict(False, _conversion_reason(error))
+        signature.converts = Verdict(False, _declined(error) or "no conversion to mlc")
     if signature.converts.ok:
         try:
-            lowered = _run(str(module), context, [("lowering", pipelines.get("O0").lowering(False))])
+            lowered = _run(str(module), context, [("lowering", pipelines.get("O0").lowering())])
             signature.lowers, signature.linalg = Verdict(True), str(lowered)
         except UserError as error:
             signature.lowers = Verdict(False, _reason(error))
@@ -257,30 +256,23 @@ def _check_signature(text: str, context: ir.Context) -> _Signature:
         lowered = _run(text, context, [("torch to mlc with fallback", torch_to_mlc(True))])
         signature.fallback, signature.linalg = Verdict(True), str(lowered)
     except UserError as error:
-        if "no lowering in torch-mlir" in str(error):
-            signature.fallback = Verdict(False, "torch-mlir has no lowering for it either")
-        elif "lowering of them is known wrong" in str(error):  # KNOWN_WRONG: the reason is in the op's line
-            reason = re.search(r"\[(.*)\]\s*$", (str(error).splitlines() + [""])[1])
-            signature.fallback = Verdict(False, f"refused, known wrong: {reason.group(1) if reason else _reason(error)}")
-        else:
-            signature.fallback = Verdict(False, _reason(error))
+        signature.fallback = Verdict(False, _declined(error) or _reason(error))
     return signature
 
 
-def _verdict(target: str, module: ir.Operation) -> Verdict:
-    """Whether `target`'s compiler takes the module (mlir-cpu also JIT-compiles it)."""
-    chosen = target_registry.get(target)
+def _verdict(target, module: ir.Operation) -> Verdict:
+    """Whether the bound `target`'s compiler takes the module (mlir-cpu also JIT-compiles it)."""
     try:
-        artifact = chosen.compile(module, {})
-        if not chosen.is_iree:
-            chosen.load(artifact)
+        artifact = target.compile(module)
+        if not target.is_iree:
+            target.load(artifact)
         return Verdict(True)
     except UserError as error:
         return Verdict(False, _reason(UserError(str(error).replace("\n", " "))))
 
 
-def _compile_one(target: str, linalg: str, context: ir.Context) -> Verdict:
-    key = (target, linalg)
+def _compile_one(target, linalg: str, context: ir.Context) -> Verdict:
+    key = (target.name, linalg)
     if key not in _CACHE:
         _CACHE[key] = _verdict(target, ir.Module.parse(linalg, context).operation)
     return _CACHE[key]
@@ -299,16 +291,16 @@ def _one_module(texts: list[str], context: ir.Context) -> str:
     return str(combined)
 
 
-def _compile_iree_together(names: list[str], texts: list[str], context: ir.Context) -> None:
+def _compile_iree_together(chosen: list, texts: list[str], context: ir.Context) -> None:
     """Fills the cache for IREE targets with one compile of all functions per
     target; a target that fails is checked function by function later."""
-    pending = [text for text in dict.fromkeys(texts) if any((name, text) not in _CACHE for name in names)]
+    pending = [text for text in dict.fromkeys(texts) if any((target.name, text) not in _CACHE for target in chosen)]
     if len(pending) < 2:
         return
     combined = ir.Module.parse(_one_module(pending, context), context).operation
-    for name in names:
-        if _verdict(name, combined).ok:
-            _CACHE.update({(name, text): Verdict(True) for text in pending})
+    for target in chosen:
+        if _verdict(target, combined).ok:
+            _CACHE.update({(target.name, text): Verdict(True) for text in pending})
 
 
 def _combine(verdicts: list[tuple[Verdict, list[str]]]) -> Verdict:
@@ -329,9 +321,8 @@ def module_coverage(module: ir.Operation, targets=None, *, level: str = "torch",
     if level != "torch":
         raise UserError(f"coverage starts from torch ops, but the input is already at level '{level}': "
                         "give the model, a .pt2, or an .mlir at torch level")
-    names = list(targets or TARGET_NAMES)
-    for name in names:
-        target_registry.get(name)
+    names = list(targets or target_registry.TARGETS)
+    bound = {name: target_registry.bind(name) for name in names}  # each with its default options
     context = module.context
     instances = collections.defaultdict(list)  # op type -> [(signature text, source line)]
     for op in torch_ops(module):
@@ -344,8 +335,8 @@ def module_coverage(module: ir.Operation, targets=None, *, level: str = "torch",
             if signature_key(text) not in signatures:
                 signatures[signature_key(text)] = _check_signature(text, context)
     linalg = list(dict.fromkeys(s.linalg for s in signatures.values() if s.linalg is not None))
-    _compile_iree_together([name for name in names if target_registry.get(name).is_iree], linalg, context)
-    compiled = {name: {text: _compile_one(name, text, context) for text in linalg} for name in names}
+    _compile_iree_together([target for target in bound.values() if target.is_iree], linalg, context)
+    compiled = {name: {text: _compile_one(bound[name], text, context) for text in linalg} for name in names}
     rows = [_row(op, entries, signatures, compiled, names) for op, entries in instances.items()]
     rows.sort(key=lambda row: (-row.count, row.op))
     return CoverageReport(rows=rows, targets=names)

@@ -73,6 +73,20 @@ def plan(module: ir.Operation) -> list[PlannedDispatch]:
     return planned
 
 
+def planned_dispatches(module: ir.Operation, target, report: dict) -> list[PlannedDispatch]:
+    """`plan` of the module a target compiles (none for a target without dispatch
+    regions), each fusion group named by mlc's ops when no group was inlined."""
+    if not (target.is_iree and target.dispatch_regions):
+        return []
+    planned = plan(module)
+    groups = report.get("fusion groups", [])
+    if len([p for p in planned if p.group is not None]) == len(groups):
+        for entry in planned:
+            if entry.group is not None:
+                entry.ops = [name.removeprefix("mlc.") for name in groups[entry.group]]
+    return planned
+
+
 def _calls_library(region: ir.Operation) -> bool:
     """A region of `mlc-library-matmuls`: a matmul on the vendor library."""
     return any(op.operation.name == iree_flow.UKERNEL for op in region.regions[0].blocks[0].operations)

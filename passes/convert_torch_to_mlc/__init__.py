@@ -194,4 +194,4 @@ class ConvertTorchToMlc(Pass):
         elif remaining:
             hint = "\n  (by default, without allow_fallback=False or mlc-compile --no-fallback, torch-mlir lowers them instead)"
             remaining[0].location.emit_error(unsupported_report(remaining, failures) + hint)
-            raise PassFailure()
+            raise PassFailure(declined={op_name(op): failures.get(op_name(op), "no conversion to mlc") for op in remaining})

@@ -42,8 +42,8 @@ def compile_torch_mlir(module, inputs):
     imported = torch_mlir.fx.export_and_import(module, *inputs, output_type="linalg-on-tensors")
     buffer = io.BytesIO()
     imported.operation.write_bytecode(buffer)
-    vmfb = iree.compiler.compile_str(buffer.getvalue(), extra_args=iree_backend.TARGET_FLAGS["llvm-cpu"])
-    main = iree_backend.load(vmfb, "llvm-cpu")
+    vmfb = iree.compiler.compile_str(buffer.getvalue(), extra_args=list(iree_backend.CPU_FLAGS))
+    main = iree_backend.load(vmfb)
 
     def run(*args):
         results = main(*[iree_backend.host_array(arg) for arg in args])

@@ -50,14 +50,13 @@ PEAK_OF_BERT_BASE = """
 import json, sys, torch
 sys.path.insert(0, sys.argv[1])
 import mlc, zoo
-from mlc.driver import compile as driver
+from mlc.driver import compilation as driver
+from mlc.driver.backends import targets
 model, inputs = zoo.build("bert_base")
 with torch.no_grad():
     if sys.argv[2] == "compile":  # import -> .vmfb and archive, as mlc-compile --params does
         program, module = driver.import_model(model, inputs)
-        pipeline = driver.resolve_pipeline(2)
-        driver.lower(module, start="torch", stop="vmfb", target="llvm-cpu", pipeline=pipeline,
-                     report=driver.new_report("llvm-cpu", pipeline), params=sys.argv[3])
+        driver.Compilation(module, target=targets.bind("llvm-cpu"), params=sys.argv[3]).run("vmfb")
     else:  # mlc.compile also loads the executable, which packs the weights for the microkernels
         compiled = mlc.compile(model, inputs, external_params=True)
 # VmHWM, this process's own peak: getrusage's ru_maxrss also keeps the peak of the process it

@@ -25,7 +25,7 @@ import torch.nn.functional as F
 from torch_mlir import ir
 
 import mlc.dialects
-from mlc.driver.backends.iree import compile_to_vmfb, load
+from mlc.driver.backends.iree import LLVM_CPU, compile_to_vmfb, load
 from mlc.passes import constant_values
 from mlc.pipelines import PipelineRunner
 
@@ -317,7 +317,7 @@ def run_in_iree(pipeline: str, x: np.ndarray) -> tuple[np.ndarray, str]:
         module = ir.Module.parse(LINEAR)
         runner.run(module.operation)
         text = str(module)
-        main = load(compile_to_vmfb(module.operation, "llvm-cpu"), "llvm-cpu")
+        main = load(compile_to_vmfb(module.operation, LLVM_CPU))
     return np.asarray(main(x).to_host()), text
 
 

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import mlc
-import mlc.driver.compile as compile_
+import mlc.driver.compilation as compile_
 import models  # examples/models.py, on the path through conftest.py
 
 pytestmark = [pytest.mark.slow, pytest.mark.iree]

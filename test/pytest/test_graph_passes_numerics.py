@@ -21,9 +21,10 @@ from conftest import ATOL, RTOL
 from torch import nn
 from torch_mlir import ir
 
-import mlc.driver.compile as compile_
 import mlc.pipelines
 from mlc.driver.backends import iree as iree_backend
+from mlc.driver.backends import targets
+from mlc.driver.compilation import Compilation, import_model
 from mlc.passes.graph import folds_to_constant
 from mlc.pipelines import PipelineRunner
 
@@ -102,10 +103,9 @@ def to_mlc(name):
     model = factory()
     torch.manual_seed(1)
     x = torch.randn(shape)
-    _, module = compile_.import_model(model, (x,))
+    _, module = import_model(model, (x,))
     pipeline = mlc.pipelines.get("O0")  # no graph passes: the mlc level is the conversion alone
-    compile_.lower(module, start="torch", stop="mlc", target="llvm-cpu", pipeline=pipeline,
-                   report=compile_.new_report("llvm-cpu", pipeline))
+    Compilation(module, target=targets.bind("llvm-cpu"), pipeline=pipeline).run("mlc")
     return model, x, module
 
 
@@ -167,8 +167,8 @@ def test_ir_after_each_pass(name):
 def test_matches_eager(name):
     model, x, module = to_mlc(name)
     run(PIPELINE, module)
-    vmfb = iree_backend.compile_to_vmfb(module, "llvm-cpu")
-    actual = iree_backend.load(vmfb, "llvm-cpu")(x.numpy()).to_host()
+    vmfb = iree_backend.compile_to_vmfb(module, iree_backend.LLVM_CPU)
+    actual = iree_backend.load(vmfb)(x.numpy()).to_host()
     with torch.no_grad():
         expected = model(x).numpy()
     np.testing.assert_allclose(actual, expected, rtol=RTOL, atol=ATOL)

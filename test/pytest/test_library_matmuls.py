@@ -162,7 +162,7 @@ import iree.runtime, numpy as np
 iree.runtime.Config("local-task")  # the driver exists, without mlc's plugin
 from mlc.driver import iree_backend
 try:
-    iree_backend.load(open({str(tmp_path / 'mlp.vmfb')!r}, "rb").read(), "llvm-cpu")
+    iree_backend.load(open({str(tmp_path / 'mlp.vmfb')!r}, "rb").read())
 except Exception as error:
     print(type(error).__name__, error)
 """

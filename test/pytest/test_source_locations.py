@@ -7,7 +7,8 @@ import torch
 from torch_mlir import ir
 
 from mlc import pipelines
-from mlc.driver import compile as driver
+from mlc.driver import compilation as driver
+from mlc.driver.backends import targets
 
 
 class Net(torch.nn.Module):
@@ -22,8 +23,7 @@ class Net(torch.nn.Module):
 def test_mlc_ops_carry_the_model_source_lines():
     _, module = driver.import_model(Net(), (torch.randn(2, 4),))
     pipeline = pipelines.get("O0")
-    driver.lower(module, start="torch", stop="mlc", target="llvm-cpu", pipeline=pipeline,
-                 report=driver.new_report("llvm-cpu", pipeline))
+    driver.Compilation(module, target=targets.bind("llvm-cpu"), pipeline=pipeline).run("mlc")
     locations = {}
 
     def visit(op):

@@ -9,7 +9,7 @@ from conftest import compile_and_compare
 from torch.export import Dim
 
 import mlc
-from mlc.driver.compile import import_model
+from mlc.driver.compilation import import_model
 
 
 class InPlace(torch.nn.Module):

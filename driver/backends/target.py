@@ -1,0 +1,79 @@
+"""The target interface: a way from linalg on tensors to something that runs.
+
+A `Target` is what a back end declares once (IREE's llvm-cpu, vulkan-spirv and cuda in
+iree.py, mlir-cpu in jit.py): how it compiles, how it loads, what it needs, and how
+the graph passes must treat it. A compilation binds it to the user's options once
+(`Target.bind`): the options are checked there, and every later stage asks the
+`BoundTarget`, never the registry or the target's name again.
+"""
+
+import dataclasses
+import types
+from collections.abc import Callable, Mapping
+
+from ...errors import UserError
+
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    name: str
+    description: str
+    needs: str  # what running it needs, for --list-targets
+    compile: Callable[..., bytes]  # (linalg module, target options, ExecutableCache or None) -> artifact
+    load: Callable[..., Callable]  # (artifact, parameters=None, driver=None) -> function of numpy arrays
+    can_run: Callable[[], tuple[bool, str]]  # (whether this machine can run it, why not)
+    is_iree: bool = True  # the artifact is a .vmfb (dispatch counts, iree-run-module)
+    options: tuple[str, ...] = ()  # target options it accepts, e.g. ("cuda-sm",)
+    check_values: Callable[[Mapping], None] | None = None  # raises UserError on a bad option value
+    dispatch_regions: bool = True  # takes mlc's fusion groups as IREE dispatch regions
+    external_params: bool = False  # can keep large weights in an IREE parameter archive (load(artifact, parameters=path))
+    runs_alone: tuple[str, ...] = ()  # mlc ops its compiler takes only in a dispatch of their own (mlc-fuse{isolate})
+    left_outside: tuple[str, ...] = ()  # mlc ops left out of every group, for IREE to place (mlc-fuse{outside})
+    # Passes of its own on the lowered module, chosen from it and the target options, and
+    # what to report of the choice: (linalg module, options) -> (pipeline elements, report entries)
+    target_passes: Callable[..., tuple[list[str], dict]] | None = None
+    flags: tuple[str, ...] = ()  # iree-compile's flags for it (IREE targets)
+    # The runtime driver for a model of this many matmul FLOPs (None: unknown), given the
+    # options; None for a target that has no runtime drivers to choose from.
+    runtime_driver: Callable[[float | None, Mapping], str] | None = None
+    profiles: bool = False  # IREE's CPU profiler can time its dispatches (Compiled.profile)
+
+    def bind(self, options: Mapping | None = None) -> "BoundTarget":
+        """This target with `options` checked, for one compilation."""
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            accepted = ", ".join(self.options) or "none"
+            raise UserError(f"target '{self.name}' has no option {', '.join(map(repr, unknown))} (options: {accepted})")
+        if self.check_values is not None:
+            self.check_values(options)
+        return BoundTarget(self, types.MappingProxyType(options))
+
+
+@dataclasses.dataclass(frozen=True)
+class BoundTarget:
+    """A target and the options of one compilation, checked. It answers for the target
+    (`bound.runs_alone`, `bound.is_iree`, ...) and does what needs the options."""
+
+    target: Target
+    options: Mapping
+
+    def __getattr__(self, name):  # the target's own fields: name, is_iree, runs_alone, ...
+        return getattr(self.target, name)
+
+    def compile(self, module, cache=None) -> bytes:
+        return self.target.compile(module, dict(self.options), cache)
+
+    def passes(self, module) -> tuple[list[str], dict]:
+        """The target's own passes on the lowered module, and what to report of them."""
+        if self.target.target_passes is None:
+            return [], {}
+        return self.target.target_passes(module, dict(self.options))
+
+    def driver_for(self, flops: float | None) -> str | None:
+        """The runtime driver that runs a model of `flops` best (IREE targets)."""
+        return None if self.target.runtime_driver is None else self.target.runtime_driver(flops, self.options)
+
+    def load(self, artifact: bytes, parameters=None, driver=None):
+        """The artifact's `main` as a function of numpy arrays."""
+        return self.target.load(artifact, parameters=parameters, driver=driver)
