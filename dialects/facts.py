@@ -4,11 +4,11 @@ layout passes through it.
 As MLIR declares traits in ODS and TVM registers `TOpPattern` on each op, an mlc op
 class states these facts itself, and the planner (`mlc-fuse`) and the layout pass
 (`mlc-convert-layout`) read them from the op; no pass keeps a list of op names.
-The other facts of an op live in a record keyed by its class, beside the code that
-uses them: its constant folder (`passes/fold_constants.py`), its lowering
-(`passes/lower_to_linalg/`), the torch ops that convert to it
-(`passes/convert_torch_to_mlc/`). `test/pytest/test_op_facts.py` checks that every op
-has each fact, or declines it with a reason.
+The other facts of an op are registered by its class, beside the code that uses them
+(passes/op_registry.py): its constant folder (`@folds` in `passes/fold_constants.py`),
+its lowering (`@lowers` in `passes/lower_to_linalg/`), the torch ops that convert to it
+(`@converts` in `passes/convert_torch_to_mlc/`). `test/pytest/test_op_facts.py` checks
+that every op has each fact, or declines it with a reason.
 """
 
 import dataclasses
@@ -39,6 +39,7 @@ class Layout(enum.Enum):
 @dataclasses.dataclass(frozen=True)
 class Declined:
     """A fact an op does not have, and why (a fold of a convolution, the lowering of a
-    fusion group's terminator)."""
+    fusion group's terminator). A value, not an exception: code that has the fact but
+    cannot handle one instance of the op raises `passes.op_registry.InstanceDeclined`."""
 
     reason: str

@@ -1,6 +1,9 @@
 """How the IR changes: mlc's passes, each in its own module, and their registry."""
 
-# Importing a pass's module registers the pass.
+# Importing a pass's module registers the pass, and the lowerings and folders it defines
+# (op_registry.py). Python runs this file before any module of the package, so the
+# registry's tables are full before anyone (a pass, graph.folds_to_constant) asks, and
+# the registry needs to import no pass: asking it makes no import circle.
 from . import (  # noqa: F401
     bufferize,
     conv_to_matmul,

@@ -2,9 +2,12 @@
 all `mlc.constant`s, and replaces it by one `mlc.constant` of its result.
 
 Each folder computes with numpy what the op's docstring says, in the op's
-element type (float32 arithmetic stays float32). A chain of such ops (a weight's
-transpose, then its reshape) folds in one run, since the greedy driver revisits
-the users of each new constant; the inputs left dead are Pure and it erases them.
+element type (float32 arithmetic stays float32). It registers with
+`@folds(OpClass)` (passes/op_registry.py) into `FOLDERS`: `fn(op, *operand arrays)`
+returns the result's array, in any dtype (converted after), or raises `NotFoldable`.
+A chain of such ops (a weight's transpose, then its reshape) folds in one run, since
+the greedy driver revisits the users of each new constant; the inputs left dead are
+Pure and it erases them.
 
 Folding never grows the model: an op whose result is larger than `size-limit`
 bytes and larger than its constant inputs together (a scalar broadcast to a big
@@ -38,6 +41,7 @@ from ..dialects.facts import Declined
 from ..dialects.op_base import bool_attr, float_attr, i64_array, int_attr, normalize_axes, normalize_axis, string_choice
 from .constant_values import dtype_of, make_constant, resource_name, value_of
 from .graph import is_constant
+from .op_registry import FOLDERS, InstanceDeclined, folds
 from .registry import register
 from .rewriting import Pattern, PatternPass
 
@@ -48,7 +52,7 @@ NOT_ON_BOOLEANS = {ew.AddOp, ew.SubOp, ew.MulOp, ew.DivOp, ew.PowOp, ew.NegOp, c
                    reduction.ReduceProdOp, scan.CumsumOp, scan.CumprodOp, indexing.ArgmaxOp, indexing.ArgminOp}
 
 
-class NotFoldable(Exception):
+class NotFoldable(InstanceDeclined):
     """This instance of the op has no defined constant result; it stays."""
 
 
@@ -70,6 +74,7 @@ def _sigmoid(x):
     return 1 / (1 + np.exp(-x))
 
 
+@folds(ew.GeluOp)
 def _gelu(op, x):
     """torch's formulas, in x's type (Python floats do not widen numpy arrays)."""
     if string_choice(op, "approximate", ("none", "tanh")) == "none":
@@ -87,11 +92,13 @@ def _element(value: float, dtype: np.dtype):
     return dtype.type(min(max(integer, low), high))
 
 
+@folds(ew.ClampOp)
 def _clamp(op, x):
     low, high = (_element(float_attr(op, name), x.dtype) for name in ("min", "max"))
     return np.minimum(np.maximum(x, low), high)
 
 
+@folds(ew.SoftplusOp)
 def _softplus(op, x):
     """torch's formula in x's type: x where beta * x > threshold."""
     beta, threshold = (_element(float_attr(op, name), x.dtype) for name in ("beta", "threshold"))
@@ -196,21 +203,21 @@ BINARY = {
     bw.ShiftRightOp: np.right_shift,
 }
 
+# ops without attributes to read: numpy's function of the operands' arrays
+NUMPY_FUNCTIONS = {**UNARY, **BINARY, ew.SelectOp: np.where, compute.MatmulOp: np.matmul}
 
-def _elementwise(fn):
-    """A folder that applies `fn` to the operands' arrays; the op has no attributes to read."""
-    return lambda op, *arrays: fn(*arrays)
+
+@folds(*NUMPY_FUNCTIONS)
+def _numpy_function(op, *arrays):
+    return NUMPY_FUNCTIONS[type(op)](*arrays)
+
+
+@folds(ew.CompareOp)
+def _compare(op, a, b):
+    return COMPARISONS[string_choice(op, "predicate", COMPARE_PREDICATES)](a, b)
 
 
 # --- reductions and normalization ----------------------------------------------------
-
-
-def _reduction(reduce):
-    def fold(op, x):
-        axes = tuple(normalize_axes(i64_array(op, "axes"), x.ndim))
-        return reduce(x, axis=axes, keepdims=bool_attr(op, "keepdim"))
-
-    return fold
 
 
 def _sum(x, **axes):
@@ -226,29 +233,50 @@ def _prod(x, **axes):
     return np.prod(x, dtype=x.dtype, **axes)
 
 
-def _arg_reduction(find):
+REDUCTIONS = {
+    reduction.ReduceSumOp: _sum,
+    reduction.ReduceMeanOp: _mean,
+    reduction.ReduceMaxOp: np.max,
+    reduction.ReduceMinOp: np.min,
+    reduction.ReduceProdOp: _prod,
+}
+
+
+@folds(*REDUCTIONS)
+def _reduction(op, x):
+    axes = tuple(normalize_axes(i64_array(op, "axes"), x.ndim))
+    return REDUCTIONS[type(op)](x, axis=axes, keepdims=bool_attr(op, "keepdim"))
+
+
+ARG_REDUCTIONS = {indexing.ArgmaxOp: np.argmax, indexing.ArgminOp: np.argmin}
+
+
+@folds(*ARG_REDUCTIONS)
+def _arg_reduction(op, x):
     """argmax/argmin: the first extreme, and the first NaN if any, as in torch."""
-
-    def fold(op, x):
-        axis = normalize_axis(int_attr(op, "axis"), x.ndim)
-        if x.shape[axis] == 0:
-            raise NotFoldable("no element to find")
-        return find(x, axis=axis, keepdims=bool_attr(op, "keepdim"))
-
-    return fold
+    axis = normalize_axis(int_attr(op, "axis"), x.ndim)
+    if x.shape[axis] == 0:
+        raise NotFoldable("no element to find")
+    return ARG_REDUCTIONS[type(op)](x, axis=axis, keepdims=bool_attr(op, "keepdim"))
 
 
-def _scan(accumulate):
+SCANS = {scan.CumsumOp: np.cumsum, scan.CumprodOp: np.cumprod, scan.LogcumsumexpOp: np.logaddexp.accumulate}
+
+
+@folds(*SCANS)
+def _scan(op, x):
     """cumsum/cumprod in x's type, combining in index order as the lowering does."""
-    return lambda op, x: accumulate(x, axis=normalize_axis(int_attr(op, "axis"), x.ndim), dtype=x.dtype)
+    return SCANS[type(op)](x, axis=normalize_axis(int_attr(op, "axis"), x.ndim), dtype=x.dtype)
 
 
+@folds(normalization.SoftmaxOp)
 def _softmax(op, x):
     axis = normalize_axis(int_attr(op, "axis"), x.ndim)
     shifted = np.exp(x - x.max(axis=axis, keepdims=True))
     return shifted / shifted.sum(axis=axis, keepdims=True)
 
 
+@folds(normalization.LayerNormOp)
 def _layer_norm(op, x, weight, bias):
     axes = tuple(range(normalize_axis(int_attr(op, "axis"), x.ndim), x.ndim))
     centered = x - x.mean(axis=axes, keepdims=True)
@@ -256,6 +284,7 @@ def _layer_norm(op, x, weight, bias):
     return centered / np.sqrt(variance + float_attr(op, "epsilon")) * weight + bias
 
 
+@folds(normalization.BatchNormOp)
 def _batch_norm(op, x, scale, offset, mean, variance):
     axis = normalize_axis(int_attr(op, "axis"), x.ndim)
     per_channel = [-1] + [1] * (x.ndim - axis - 1)  # broadcasts along `axis`
@@ -263,14 +292,45 @@ def _batch_norm(op, x, scale, offset, mean, variance):
     return (x - mean) / np.sqrt(variance + float_attr(op, "epsilon")) * scale + offset
 
 
-# --- shape -----------------------------------------------------------------------------
+# --- data and shape ----------------------------------------------------------------------
 
 
+def _result_shape(op):
+    return op.result.type.shape
+
+
+@folds(data.CastOp)
+def _cast(op, x):
+    return x.astype(dtype_of(op.result.type))
+
+
+@folds(shape.ReshapeOp)
+def _reshape(op, x):
+    return x.reshape(_result_shape(op))
+
+
+@folds(shape.TransposeOp)
+def _transpose(op, x):
+    return np.transpose(x, i64_array(op, "permutation"))
+
+
+@folds(shape.BroadcastOp)
+def _broadcast(op, x):
+    return np.broadcast_to(x, _result_shape(op))
+
+
+@folds(shape.ConcatOp)
+def _concat(op, a, b):
+    return np.concatenate([a, b], axis=normalize_axis(int_attr(op, "axis"), a.ndim))
+
+
+@folds(shape.SliceOp)
 def _slice(op, x):
     bounds = zip(i64_array(op, "start"), i64_array(op, "limit"), i64_array(op, "stride"))
     return x[tuple(slice(start, limit, stride) for start, limit, stride in bounds)]
 
 
+@folds(shape.GatherOp)
 def _gather(op, x, indices):
     axis = normalize_axis(int_attr(op, "axis"), x.ndim)
     if indices.size and (indices.min() < 0 or indices.max() >= x.shape[axis]):
@@ -278,6 +338,7 @@ def _gather(op, x, indices):
     return np.take(x, indices, axis=axis)
 
 
+@folds(shape.TakeAlongAxisOp)
 def _take_along_axis(op, x, indices):
     axis = normalize_axis(int_attr(op, "axis"), x.ndim)
     if indices.size and (indices.min() < 0 or indices.max() >= x.shape[axis]):
@@ -286,11 +347,13 @@ def _take_along_axis(op, x, indices):
     return np.take_along_axis(x[reach], indices.astype(np.intp), axis=axis)
 
 
+@folds(shape.PadOp)
 def _pad(op, x):
     widths = list(zip(i64_array(op, "low"), i64_array(op, "high")))
     return np.pad(x, widths, constant_values=_element(float_attr(op, "value"), x.dtype))
 
 
+@folds(shape.Im2colOp)
 def _im2col(op, x):
     """Each output position's window, (kh, kw, c) along the last axis."""
     (kh, kw), (sh, sw), (dh, dw) = (i64_array(op, name) for name in ("kernel", "stride", "dilation"))
@@ -301,44 +364,6 @@ def _im2col(op, x):
                for i in range(kh) for j in range(kw)]
     return np.concatenate(windows, axis=3)
 
-
-def _result_shape(op):
-    return op.result.type.shape
-
-
-# op class -> fn(op, *operand arrays) -> the result's array (any dtype; converted after)
-FOLDERS = {
-    **{op: _elementwise(fn) for op, fn in {**UNARY, **BINARY}.items()},
-    ew.GeluOp: _gelu,
-    ew.ClampOp: _clamp,
-    ew.SoftplusOp: _softplus,
-    ew.CompareOp: lambda op, a, b: COMPARISONS[string_choice(op, "predicate", COMPARE_PREDICATES)](a, b),
-    ew.SelectOp: _elementwise(np.where),
-    compute.MatmulOp: _elementwise(np.matmul),
-    reduction.ReduceSumOp: _reduction(_sum),
-    reduction.ReduceMeanOp: _reduction(_mean),
-    reduction.ReduceMaxOp: _reduction(np.max),
-    reduction.ReduceMinOp: _reduction(np.min),
-    reduction.ReduceProdOp: _reduction(_prod),
-    indexing.ArgmaxOp: _arg_reduction(np.argmax),
-    indexing.ArgminOp: _arg_reduction(np.argmin),
-    scan.CumsumOp: _scan(np.cumsum),
-    scan.CumprodOp: _scan(np.cumprod),
-    scan.LogcumsumexpOp: _scan(np.logaddexp.accumulate),
-    normalization.SoftmaxOp: _softmax,
-    normalization.LayerNormOp: _layer_norm,
-    normalization.BatchNormOp: _batch_norm,
-    data.CastOp: lambda op, x: x.astype(dtype_of(op.result.type)),
-    shape.ReshapeOp: lambda op, x: x.reshape(_result_shape(op)),
-    shape.TransposeOp: lambda op, x: np.transpose(x, i64_array(op, "permutation")),
-    shape.BroadcastOp: lambda op, x: np.broadcast_to(x, _result_shape(op)),
-    shape.ConcatOp: lambda op, a, b: np.concatenate([a, b], axis=normalize_axis(int_attr(op, "axis"), a.ndim)),
-    shape.SliceOp: _slice,
-    shape.GatherOp: _gather,
-    shape.TakeAlongAxisOp: _take_along_axis,
-    shape.PadOp: _pad,
-    shape.Im2colOp: _im2col,
-}
 
 _DRAWN_WHERE_USED = Declined("random numbers are computed where they are used, fused with their consumers: a "
                              "folded copy would be a constant as large as the tensor")
@@ -425,7 +450,7 @@ class Fold(Pattern):
         try:
             with np.errstate(all="ignore"):  # inf, NaN and wrap-around are results like any other
                 return FOLDERS[self.op](op, *arrays)
-        except NotFoldable:
+        except InstanceDeclined:
             return None
 
     def rewrite(self, op, array: np.ndarray) -> ir.Value:

@@ -11,6 +11,7 @@ from torch_mlir import ir
 from ..dialects import data_ops, shape_ops
 from ..dialects import elementwise_ops as ew
 from ..dialects.op_base import MlcOp
+from .op_registry import has_folder
 
 # --- reading the graph ----------------------------------------------------------------
 
@@ -37,8 +38,6 @@ def folds_to_constant(value: ir.Value) -> bool:
     `mlc-fold-constants` evaluates, so that it becomes one constant. Walks the
     producers with a worklist: an activation's chain reaches back through the whole
     network, deeper than Python's recursion limit."""
-    from .fold_constants import FOLDERS  # the folders are the fold pass's own table
-
     seen, worklist = {value}, [value]
     while worklist:
         op = defining(worklist.pop())
@@ -46,7 +45,7 @@ def folds_to_constant(value: ir.Value) -> bool:
             return False
         if isinstance(op, data_ops.ConstantOp):
             continue
-        if type(op) not in FOLDERS:
+        if not has_folder(type(op)):
             return False
         for operand in op.operation.operands:
             if operand not in seen:

@@ -4,13 +4,13 @@ A conversion is a function registered with `@converts("torch.aten.x", ...,
 makes=MlcOp classes)`. It receives a `TorchOp` view of the op (operands as builtin
 tensors, scalar operands read from their constants, result types as builtin
 tensors) and returns the mlc value(s) that replace the op's results. It raises
-`NotConvertible` with a reason when this instance cannot be converted; the op
-then stays and is reported.
+`NotConvertible` (an `InstanceDeclined`, passes/op_registry.py) with a reason when
+this instance cannot be converted; the op then stays and is reported.
 
 `makes` names the mlc ops the conversion produces (the op-facts test checks that
 every mlc op is made by some conversion, or says why not); `keep_whole` asks
 torch-mlir not to decompose the torch ops before mlc sees them
-(`driver/torch_import.py` derives its backend-legal ops from it); `takes_complex`
+(`driver/frontend/torch_import.py` derives its backend-legal ops from it); `takes_complex`
 lets the conversion see complex tensors, which every other conversion declines.
 """
 
@@ -19,6 +19,8 @@ import re
 from collections.abc import Callable, Mapping
 
 from torch_mlir import ir
+
+from ..op_registry import InstanceDeclined
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,7 +43,7 @@ _TORCH_DTYPES = {
 _VTENSOR = re.compile(r"!torch\.vtensor<\[([^\]]*)\],([\w<>]+)>")
 
 
-class NotConvertible(Exception):
+class NotConvertible(InstanceDeclined):
     """This instance of the op has no mlc equivalent (the reason says why)."""
 
 
@@ -195,8 +197,8 @@ def make_pattern(conversion: Conversion, failures: dict, scratch: ir.Module):
                 values = conversion.convert(TorchOp(op))
                 values = values if isinstance(values, (list, tuple)) else [values]
                 wrapped = [wrap_result(v, r.type) for v, r in zip(values, op.results)]
-        except NotConvertible as reason:
-            failures[op.name] = str(reason)
+        except InstanceDeclined as declined:
+            failures[op.name] = declined.reason
             _erase_all(scratch.body)
             return True
         except Exception:

@@ -1,10 +1,11 @@
 """`mlc-lower-to-linalg`: every mlc op becomes upstream linalg, tensor, arith,
 math and complex ops on tensors, the input IREE takes.
 
-Each op family has its own module with a `LOWERINGS` table, op name -> function
-building the replacement at the op and returning its value. An op that has no
-lowering, or a case its lowering does not support, is reported at the op; all
-such ops are reported before the pass fails.
+Each op family has its own module, whose functions register with `@lowers(OpClass)`
+(passes/op_registry.py) into `LOWERINGS`, op class -> function building the
+replacement at the op and returning its value. An op that has no lowering, or a case
+its lowering declines (`Unsupported`), is reported at the op; all such ops are
+reported before the pass fails.
 """
 
 import dataclasses
@@ -15,25 +16,24 @@ from ...dialects.facts import Declined
 from ...dialects.fusion_ops import FusionGroupOp, YieldOp
 from ...dialects.op_base import MlcOp
 from ...dialects.shape_ops import ConcatOp
+from ..op_registry import LOWERINGS, InstanceDeclined
 from ..registry import Pass, PassFailure, register
-from . import bitwise, complex, compute, data, elementwise, indexing, normalization, random, reduction, scan, shape
-from .builders import Unsupported
+
+# Importing a family's module registers its lowerings in LOWERINGS.
+from . import (  # noqa: F401
+    bitwise,
+    complex,
+    compute,
+    data,
+    elementwise,
+    indexing,
+    normalization,
+    random,
+    reduction,
+    scan,
+    shape,
+)
 from .fusion import inline_fusion_groups
-
-LOWERINGS = {
-    **elementwise.LOWERINGS,
-    **compute.LOWERINGS,
-    **reduction.LOWERINGS,
-    **normalization.LOWERINGS,
-    **shape.LOWERINGS,
-    **data.LOWERINGS,
-    **bitwise.LOWERINGS,
-    **complex.LOWERINGS,
-    **indexing.LOWERINGS,
-    **scan.LOWERINGS,
-    **random.LOWERINGS,
-}
-
 
 # Ops with no lowering of their own, and why (test_op_facts.py checks every op is in
 # LOWERINGS or here).
@@ -65,7 +65,7 @@ def _mlc_ops(module: ir.Operation) -> list[ir.Operation]:
 
 def lower(op: ir.Operation) -> None:
     """Replaces one mlc op by its lowering, built right before it; raises
-    Unsupported for a case the lowering does not handle."""
+    InstanceDeclined (Unsupported) for a case the lowering does not handle."""
     with ir.InsertionPoint(op), op.location:
         replacement = LOWERINGS[type(op.opview)](op.opview)
     op.results[0].replace_all_uses_with(replacement)
@@ -100,8 +100,8 @@ class LowerToLinalg(Pass):
                 continue
             try:
                 lower(op)
-            except Unsupported as error:
-                op.location.emit_error(f"'{name}' op cannot be lowered to linalg: {error}")
+            except InstanceDeclined as declined:
+                op.location.emit_error(f"'{name}' op cannot be lowered to linalg: {declined.reason}")
                 failed = True
                 continue
             self.count(name)

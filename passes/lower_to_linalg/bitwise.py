@@ -8,6 +8,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith
 
 from ...dialects import bitwise_ops as bw
+from ..op_registry import lowers
 from .builders import constant, elementwise
 
 
@@ -31,8 +32,6 @@ BODIES = {
 }
 
 
+@lowers(*BODIES)
 def _lower_bitwise(op):
     return elementwise([op.lhs, op.rhs], op.result.type, BODIES[type(op)])
-
-
-LOWERINGS = {op: _lower_bitwise for op in BODIES}

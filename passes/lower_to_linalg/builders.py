@@ -13,6 +13,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, linalg, tensor
 
 from ...dialects.op_base import DYNAMIC, is_float
+from ..op_registry import InstanceDeclined
 
 PARALLEL = "parallel"
 REDUCTION = "reduction"
@@ -20,7 +21,7 @@ REDUCTION = "reduction"
 Size = int | ir.Value
 
 
-class Unsupported(Exception):
+class Unsupported(InstanceDeclined):
     """A case of an mlc op that this pass cannot lower; the pass reports it at the op."""
 
 

@@ -13,6 +13,7 @@ from torch_mlir.dialects import arith, linalg, tensor
 from ...dialects import compute_ops as compute
 from ...dialects.compute_ops import spatial_dims
 from ...dialects.op_base import DYNAMIC, bool_attr, i64_array, int_attr, is_float
+from ..op_registry import lowers
 from .builders import (
     PARALLEL,
     REDUCTION,
@@ -63,6 +64,7 @@ def _contraction_maps(batch_dims: int) -> list[ir.AffineMap]:
     return [ir.AffineMap.get(rank, 0, batch + pair) for pair in ([m, k], [k, n], [m, n])]
 
 
+@lowers(compute.MatmulOp)
 def _lower_matmul(op):
     lhs, rhs = op.lhs, op.rhs
     element_type = op.result.type.element_type
@@ -149,6 +151,7 @@ def _accumulator(op, layout):
     return linalg.broadcast(op.bias, outs=[empty(result_sizes, element_type)], dimensions=added).results[0]
 
 
+@lowers(compute.Conv2dOp)
 def _lower_conv2d(op):
     layout = _layout(op)
     stride, padding, dilation = _window(op)
@@ -242,6 +245,7 @@ def _pool(op, named, padding_value, initial):
     return named(x, window_shape, outs=[init], strides=stride, dilations=dilation)
 
 
+@lowers(compute.MaxPool2dOp)
 def _lower_max_pool2d(op):
     named = linalg.pooling_nchw_max if _layout(op) == "NCHW" else linalg.pooling_nhwc_max
     return _pool(op, named, -math.inf, -math.inf)
@@ -261,6 +265,7 @@ def _divisors(size, out, kernel, stride, pad_low, pad_high, count_include_pad) -
     return result
 
 
+@lowers(compute.AvgPool2dOp)
 def _lower_avg_pool2d(op):
     if not is_float(op.result.type.element_type):
         raise Unsupported("average pooling needs a floating-point tensor")
@@ -317,6 +322,7 @@ def _multiply_add(x, w, acc):
     return arith.addi(acc, arith.muli(x, w))
 
 
+@lowers(compute.Conv3dOp)
 def _lower_conv3d(op):
     stride, padding, dilation = i64_array(op, "stride"), i64_array(op, "padding"), i64_array(op, "dilation")
     groups = int_attr(op, "groups")
@@ -388,6 +394,7 @@ def _pool_generic(op, inputs_padded, inits, body):
     return op_.results
 
 
+@lowers(compute.MaxPoolNdOp)
 def _lower_max_pool_nd(op):
     x = _nd_pool_input(op, -math.inf)
     element_type = op.result.type.element_type
@@ -405,6 +412,7 @@ def _is_nan(x):
     return arith.cmpf(arith.CmpFPredicate.UNO, x, x)
 
 
+@lowers(compute.MaxPoolIndicesOp)
 def _lower_max_pool_indices(op):
     """Two accumulators, the best value and its flat position; positions in the
     padding never count. The choice does not depend on the visiting order: a larger
@@ -452,6 +460,7 @@ def _lower_max_pool_indices(op):
     return _pool_generic(op, x, [best, best_position], body)[1]
 
 
+@lowers(compute.AvgPoolNdOp)
 def _lower_avg_pool_nd(op):
     """A sum over each window, then a division by the window's divisor (divsi for
     integers: torch truncates); the divisors are a constant over the output positions."""
@@ -489,15 +498,3 @@ def _lower_avg_pool_nd(op):
     divide = arith.divf if is_float(element_type) else arith.divsi
     maps = [out_maps, dims_map(rank, range(2, rank)), out_maps]
     return generic([total, table], result, maps, [PARALLEL] * rank, lambda s, d, _: divide(s, d))
-
-
-LOWERINGS = {
-    compute.Conv3dOp: _lower_conv3d,
-    compute.MaxPoolNdOp: _lower_max_pool_nd,
-    compute.MaxPoolIndicesOp: _lower_max_pool_indices,
-    compute.AvgPoolNdOp: _lower_avg_pool_nd,
-    compute.MatmulOp: _lower_matmul,
-    compute.Conv2dOp: _lower_conv2d,
-    compute.MaxPool2dOp: _lower_max_pool2d,
-    compute.AvgPool2dOp: _lower_avg_pool2d,
-}

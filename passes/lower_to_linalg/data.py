@@ -8,9 +8,11 @@ from torch_mlir.dialects import arith, linalg
 
 from ...dialects import data_ops as data
 from ...dialects.op_base import is_float
+from ..op_registry import lowers
 from .builders import PARALLEL, constant, elementwise, empty, generic, identity
 
 
+@lowers(data.ConstantOp)
 def _lower_constant(op):
     return arith.constant(op.result.type, op.value)
 
@@ -78,6 +80,7 @@ def convert(x: ir.Value, target: ir.Type) -> ir.Value:
     return _int_to_int(x, target)
 
 
+@lowers(data.CastOp)
 def _lower_cast(op):
     target = op.result.type.element_type
     if op.input.type.element_type == target:
@@ -85,6 +88,7 @@ def _lower_cast(op):
     return elementwise([op.input], op.result.type, lambda x: convert(x, target))
 
 
+@lowers(data.IotaOp)
 def _lower_iota(op):
     """One generic writing each position's index, converted to the element type."""
     result_type = op.result.type
@@ -97,10 +101,3 @@ def _lower_iota(op):
         return position if result_type.element_type == i64 else convert(position, result_type.element_type)
 
     return generic([], init, [identity(1)], [PARALLEL], body)
-
-
-LOWERINGS = {
-    data.ConstantOp: _lower_constant,
-    data.CastOp: _lower_cast,
-    data.IotaOp: _lower_iota,
-}

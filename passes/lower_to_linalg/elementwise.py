@@ -13,6 +13,7 @@ from torch_mlir.dialects import arith, math, scf
 
 from ...dialects import elementwise_ops as ew
 from ...dialects.op_base import float_attr, is_float
+from ..op_registry import lowers
 from .builders import constant, elementwise, index, is_bool
 
 
@@ -198,11 +199,13 @@ def _pick(bodies, element_type):
     return float_body if is_float(element_type) else int_body
 
 
+@lowers(*UNARY)
 def _lower_unary(op):
     body = _pick(UNARY[type(op)], op.result.type.element_type)
     return elementwise([op.input], op.result.type, body)
 
 
+@lowers(*BINARY)
 def _lower_binary(op):
     kind, element_type = type(op), op.result.type.element_type
     if is_bool(element_type) and kind in BOOL_BINARY:
@@ -226,11 +229,13 @@ def _gelu_tanh(x):
     return arith.mulf(arith.mulf(_c(x, 0.5), x), arith.addf(_c(x, 1), tanh))
 
 
+@lowers(ew.GeluOp)
 def _lower_gelu(op):
     body = _gelu_tanh if ir.StringAttr(op.approximate).value == "tanh" else _gelu_erf
     return elementwise([op.input], op.result.type, body)
 
 
+@lowers(ew.ClampOp)
 def _lower_clamp(op):
     """min(max(x, lo), hi); an infinite bound is no bound. Integer bounds round inward."""
     low, high = float_attr(op, "min"), float_attr(op, "max")
@@ -250,6 +255,7 @@ def _lower_clamp(op):
     return elementwise([op.input], op.result.type, body)
 
 
+@lowers(ew.CompareOp)
 def _lower_compare(op):
     predicate = ir.StringAttr(op.predicate).value
     if is_float(op.lhs.type.element_type):
@@ -262,6 +268,7 @@ def _lower_compare(op):
     return elementwise([op.lhs, op.rhs], op.result.type, lambda a, b: compare(kind, a, b))
 
 
+@lowers(ew.SoftplusOp)
 def _lower_softplus(op):
     """select(beta * x > threshold, x, log1p(exp(beta * x)) / beta), as torch computes it."""
     beta, threshold = float_attr(op, "beta"), float_attr(op, "threshold")
@@ -274,16 +281,6 @@ def _lower_softplus(op):
     return elementwise([op.input], op.result.type, body)
 
 
+@lowers(ew.SelectOp)
 def _lower_select(op):
     return elementwise([op.condition, op.on_true, op.on_false], op.result.type, arith.select)
-
-
-LOWERINGS = {op: _lower_unary for op in UNARY}
-LOWERINGS |= {op: _lower_binary for op in BINARY}
-LOWERINGS |= {
-    ew.GeluOp: _lower_gelu,
-    ew.ClampOp: _lower_clamp,
-    ew.SoftplusOp: _lower_softplus,
-    ew.CompareOp: _lower_compare,
-    ew.SelectOp: _lower_select,
-}

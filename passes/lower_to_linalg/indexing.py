@@ -28,6 +28,7 @@ from torch_mlir.dialects import arith, linalg, tensor
 
 from ...dialects import indexing_ops as indexing
 from ...dialects.op_base import DYNAMIC, bool_attr, int_attr, is_float, normalize_axis, string_choice
+from ..op_registry import lowers
 from .builders import (
     PARALLEL,
     REDUCTION,
@@ -88,6 +89,7 @@ def _generic(inputs, inits, maps, iterators, body):
 # --- argmax / argmin ---------------------------------------------------------------
 
 
+@lowers(indexing.ArgmaxOp, indexing.ArgminOp)
 def _lower_arg_reduction(op):
     x = op.input
     rank = x.type.rank
@@ -150,6 +152,7 @@ def _positions_by_rank(ranks, axis, index_type):
     return _generic([ranks], [init], maps, iterators, body)[0]
 
 
+@lowers(indexing.ArgsortOp)
 def _lower_argsort(op):
     x = op.input
     axis = normalize_axis(int_attr(op, "axis"), x.type.rank)
@@ -202,6 +205,7 @@ def _element_positions(indices, updates, rank: int):
     return flat_positions, collapse(updates, [list(range(updates.type.rank))])
 
 
+@lowers(indexing.ScatterOp)
 def _lower_scatter(op):
     indices, updates = op.indices, op.updates
     if ir.IntegerType(indices.type.element_type).width not in (32, 64):
@@ -275,6 +279,7 @@ def _bincount_ones(x, element_type):
     return generic([x], empty(sizes(x), element_type), [identity(1), identity(1)], [PARALLEL], body)
 
 
+@lowers(indexing.BincountOp)
 def _lower_bincount(op):
     """An input known to be empty gives minlength zeros (IREE crashes on a scatter of none)."""
     x, element_type = op.input, op.result.type.element_type
@@ -286,12 +291,3 @@ def _lower_bincount(op):
     updates = op.weights if op.weights is not None else _bincount_ones(x, element_type)
     counted = _tm_tensor_scatter(bins, _bincount_positions(x, length), updates, "add")
     return tensor.extract_slice(op.result.type, counted, [], [n], [], [0], [DYNAMIC], [1])
-
-
-LOWERINGS = {
-    indexing.ArgmaxOp: _lower_arg_reduction,
-    indexing.ArgminOp: _lower_arg_reduction,
-    indexing.ArgsortOp: _lower_argsort,
-    indexing.ScatterOp: _lower_scatter,
-    indexing.BincountOp: _lower_bincount,
-}

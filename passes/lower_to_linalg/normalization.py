@@ -10,9 +10,11 @@ from torch_mlir.dialects import math as mathd
 
 from ...dialects import normalization_ops as normalization
 from ...dialects.op_base import DYNAMIC, float_attr, int_attr, normalize_axis
+from ..op_registry import lowers
 from .builders import PARALLEL, Unsupported, constant, dims_map, elementwise, empty, generic, identity, reduce, sizes
 
 
+@lowers(normalization.SoftmaxOp)
 def _lower_softmax(op):
     x = op.input
     axis = normalize_axis(int_attr(op, "axis"), x.type.rank)
@@ -24,6 +26,7 @@ def _normalize(value, mean, variance, epsilon):
     return arith.divf(arith.subf(value, mean), mathd.sqrt(arith.addf(variance, epsilon)))
 
 
+@lowers(normalization.LayerNormOp)
 def _lower_layer_norm(op):
     """mean = sum / N; variance = sum((x - mean)^2) / N; then normalize, scale, shift."""
     x = op.input
@@ -55,6 +58,7 @@ def _lower_layer_norm(op):
     return generic(inputs, empty(sizes(x), element_type), maps, [PARALLEL] * rank, body)
 
 
+@lowers(normalization.BatchNormOp)
 def _lower_batch_norm(op):
     """(x - mean[c]) / sqrt(variance[c] + epsilon) * scale[c] + offset[c]."""
     x = op.input
@@ -68,10 +72,3 @@ def _lower_batch_norm(op):
     inputs = [x, op.scale, op.offset, op.mean, op.variance]
     maps = [identity(rank)] + [dims_map(rank, [axis])] * 4 + [identity(rank)]
     return generic(inputs, empty(sizes(x), x.type.element_type), maps, [PARALLEL] * rank, body)
-
-
-LOWERINGS = {
-    normalization.SoftmaxOp: _lower_softmax,
-    normalization.LayerNormOp: _lower_layer_norm,
-    normalization.BatchNormOp: _lower_batch_norm,
-}

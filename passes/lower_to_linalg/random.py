@@ -12,6 +12,7 @@ from torch_mlir.dialects import arith, linalg, math
 
 from ...dialects import random_ops as rnd
 from ...dialects.op_base import DYNAMIC, float_attr, int_attr, is_float
+from ..op_registry import lowers
 from .builders import PARALLEL, constant, empty, generic, identity, index
 from .data import convert
 
@@ -77,6 +78,7 @@ def _generate(op, body) -> ir.Value:
     return generic([], init, [identity(rank)], [PARALLEL] * rank, lambda _: body(_position(shape)))
 
 
+@lowers(rnd.RandomUniformOp)
 def _lower_uniform(op):
     element_type = op.result.type.element_type
     seed, low, high = int_attr(op, "seed"), float_attr(op, "low"), float_attr(op, "high")
@@ -102,6 +104,7 @@ def _cos_2pi(unit: ir.Value) -> ir.Value:
     return cosine if unit.type == f32 else arith.extf(unit.type, cosine)
 
 
+@lowers(rnd.RandomNormalOp)
 def _lower_normal(op):
     element_type = op.result.type.element_type
     seed, mean, std = int_attr(op, "seed"), float_attr(op, "mean"), float_attr(op, "std")
@@ -119,6 +122,7 @@ def _lower_normal(op):
     return _generate(op, body)
 
 
+@lowers(rnd.RandomIntOp)
 def _lower_int(op):
     element_type = op.result.type.element_type
     seed, low, high = int_attr(op, "seed"), int_attr(op, "low"), int_attr(op, "high")
@@ -131,10 +135,3 @@ def _lower_int(op):
         return value if element_type == _i64() else convert(value, element_type)
 
     return _generate(op, body)
-
-
-LOWERINGS = {
-    rnd.RandomUniformOp: _lower_uniform,
-    rnd.RandomNormalOp: _lower_normal,
-    rnd.RandomIntOp: _lower_int,
-}

@@ -10,6 +10,7 @@ from torch_mlir.dialects import arith
 
 from ...dialects import reduction_ops as reduction
 from ...dialects.op_base import DYNAMIC, bool_attr, i64_array, is_float, normalize_axes
+from ..op_registry import lowers
 from .builders import Unsupported, constant, elementwise, expand, is_bool, reduce, sizes
 
 # name -> (initial value, float combiner, integer combiner, bool combiner)
@@ -42,6 +43,7 @@ def _with_keepdim(value, input_value, axes):
     return expand(value, full_sizes, keepdim_groups(rank, axes))
 
 
+@lowers(*COMBINERS)
 def _lower_reduction(op):
     kind = type(op)
     x = op.input
@@ -64,6 +66,3 @@ def _divide(total, reduced_shape):
         raise Unsupported("mean over a dynamic dimension")
     count = constant(total.type.element_type, math.prod(reduced_shape))
     return elementwise([total], total.type, lambda s: arith.divf(s, count))
-
-
-LOWERINGS = {op: _lower_reduction for op in COMBINERS}

@@ -12,6 +12,7 @@ from torch_mlir.dialects import arith, linalg, math
 
 from ...dialects import scan_ops as scan
 from ...dialects.op_base import int_attr, is_float, normalize_axis
+from ..op_registry import lowers
 from .builders import PARALLEL, REDUCTION, constant, dims_map, filled, generic, sizes
 
 
@@ -32,6 +33,7 @@ COMBINERS = {
 }
 
 
+@lowers(*COMBINERS)
 def _lower_scan(op):
     x = op.input
     rank = x.type.rank
@@ -49,6 +51,3 @@ def _lower_scan(op):
         return combine(accumulator, arith.select(counted, value, constant(element_type, identity_value)))
 
     return generic([x], init, maps, [PARALLEL] * rank + [REDUCTION], body)
-
-
-LOWERINGS = {op: _lower_scan for op in COMBINERS}

@@ -10,6 +10,7 @@ from torch_mlir.dialects import arith, linalg, tensor
 
 from ...dialects import shape_ops
 from ...dialects.op_base import DYNAMIC, float_attr, i64_array, int_attr, normalize_axis
+from ..op_registry import lowers
 from .builders import (
     PARALLEL,
     Unsupported,
@@ -81,6 +82,7 @@ def _regroups_behind_batch(source: list[int], target: list[int]) -> bool:
             and math.prod(source[1:]) == math.prod(target[1:]))
 
 
+@lowers(shape_ops.ReshapeOp)
 def _lower_reshape(op):
     x = op.input
     source, target = list(x.type.shape), list(op.result.type.shape)
@@ -111,6 +113,7 @@ def _lower_reshape(op):
 # --- permutations and broadcasts ---------------------------------------------------
 
 
+@lowers(shape_ops.TransposeOp)
 def _lower_transpose(op):
     x = op.input
     permutation = i64_array(op, "permutation")
@@ -119,6 +122,7 @@ def _lower_transpose(op):
     return linalg.transpose(x, outs=[init], permutation=permutation).results[0]
 
 
+@lowers(shape_ops.BroadcastOp)
 def _lower_broadcast(op):
     if len(op.sizes):
         given = iter(op.sizes)
@@ -158,6 +162,7 @@ def _concat_inputs(op, axis) -> list:
     return leaves
 
 
+@lowers(shape_ops.ConcatOp)
 def _lower_concat(op):
     """Every input of a concat chain is inserted at its offset along `axis` into one tensor."""
     axis = normalize_axis(int_attr(op, "axis"), op.result.type.rank)
@@ -177,6 +182,7 @@ def _lower_concat(op):
     return result
 
 
+@lowers(shape_ops.SliceOp)
 def _lower_slice(op):
     """One `tensor.extract_slice`; a dynamic result size is ceil((limit - start) / stride),
     the limit an operand or the input's size."""
@@ -194,6 +200,7 @@ def _lower_slice(op):
     return tensor.extract_slice(result_type, op.input, [], dynamic, [], start, result_type.shape, stride)
 
 
+@lowers(shape_ops.GatherOp)
 def _lower_gather(op):
     """result[i..., j..., k...] = input[i..., indices[j...], k...]."""
     x, indices = op.input, op.indices
@@ -212,6 +219,7 @@ def _lower_gather(op):
     return generic([indices], init, maps, [PARALLEL] * rank, body)
 
 
+@lowers(shape_ops.TakeAlongAxisOp)
 def _lower_take_along_axis(op):
     """result[i, j, k] = input[i, indices[i, j, k], k] (axis 1), one generic over the indices."""
     x, indices = op.input, op.indices
@@ -227,10 +235,12 @@ def _lower_take_along_axis(op):
     return generic([indices], init, [identity(rank), identity(rank)], [PARALLEL] * rank, body)
 
 
+@lowers(shape_ops.PadOp)
 def _lower_pad(op):
     return pad(op.input, i64_array(op, "low"), i64_array(op, "high"), float_attr(op, "value"))
 
 
+@lowers(shape_ops.Im2colOp)
 def _lower_im2col(op):
     """A copy into [N, OH, OW, KH, KW, C] reading the padded input at
     (n, oh * sh + kh * dh, ow * sw + kw * dw, c), viewed as [N, OH, OW, KH * KW * C]."""
@@ -246,16 +256,3 @@ def _lower_im2col(op):
     init = empty([n, oh, ow, kernel[0], kernel[1], channels], element_type)
     windows = generic([x], init, [read, identity(6)], [PARALLEL] * 6, lambda value, _: value)
     return collapse(windows, [[0], [1], [2], [3, 4, 5]])
-
-
-LOWERINGS = {
-    shape_ops.Im2colOp: _lower_im2col,
-    shape_ops.ReshapeOp: _lower_reshape,
-    shape_ops.TransposeOp: _lower_transpose,
-    shape_ops.BroadcastOp: _lower_broadcast,
-    shape_ops.ConcatOp: _lower_concat,
-    shape_ops.SliceOp: _lower_slice,
-    shape_ops.GatherOp: _lower_gather,
-    shape_ops.TakeAlongAxisOp: _lower_take_along_axis,
-    shape_ops.PadOp: _lower_pad,
-}
