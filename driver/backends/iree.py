@@ -236,11 +236,31 @@ def load_functions(vmfb: bytes, driver: str = "local-task", parameters=None):
     return context.modules.module
 
 
-def _owned(array) -> np.ndarray:
-    """A result as an array that owns its memory. `to_host()` maps IREE's buffer, and a
-    tensor made from the mapping (torch.from_numpy) outlived it: 0-d bfloat16 results
-    read back as 0.0 in 275 of 300 calls."""
-    return np.array(array, copy=True)
+# A result smaller than this is copied out of IREE's buffer; a larger one keeps the
+# buffer (`_Mapped`), which costs the same at any size (measured in README, Reliability).
+COPY_RESULTS_BELOW = 16 * 1024
+
+
+class _Mapped:
+    """The provider of a result's array: numpy keeps it as the array's base, and it
+    keeps the DeviceArray (its buffer and mapping) alive as long as the array lives."""
+
+    def __init__(self, device_array, host: np.ndarray):
+        self.device_array, self.host = device_array, host
+        self.__array_interface__ = host.__array_interface__
+
+
+def host_result(result) -> np.ndarray:
+    """A result as a numpy array that keeps its memory. `to_host()` maps IREE's buffer,
+    but IREE's `MappedMemory.asarray` makes the array over a memoryview with no owner:
+    the array keeps neither the mapping nor the buffer, and once the DeviceArray is
+    collected a later call's results reuse its memory (0-d bfloat16 results read back
+    as 0.0 in 275 of 300 calls). A small result is copied; a large one is handed out
+    with its DeviceArray as the array's base."""
+    host = result.to_host()
+    if host.nbytes < COPY_RESULTS_BELOW or host.base is None:  # no base: to_host() copied already
+        return np.array(host, copy=True) if host.base is not None else host
+    return np.asarray(_Mapped(result, host)).view(host.dtype)  # the interface spells bfloat16 as void
 
 
 def _classified(error: RuntimeError) -> Exception:
@@ -261,7 +281,7 @@ def host_function(vmfb: bytes, parameters=None, driver=None):
         except RuntimeError as error:
             raise _classified(error) from None
         results = results if isinstance(results, tuple) else (results,)
-        return [_owned(result.to_host()) if _is_buffer(result) else result for result in results]
+        return [host_result(result) if _is_buffer(result) else result for result in results]
 
     return call
 

@@ -80,6 +80,42 @@ def test_results_kept_across_calls_keep_their_values():
     assert all(r.dtype == torch.bfloat16 and r.item() == -8.5 for r in results)
 
 
+class LargeAndSmall(torch.nn.Module):
+    def forward(self, x):
+        return x * 2, (x + 1).bfloat16(), x.sum()
+
+
+@pytest.mark.iree
+def test_large_results_keep_irees_buffer_alive():
+    """A result of 16 KiB or more is handed out without a copy: its array keeps IREE's
+    buffer (whose mapping IREE's own arrays do not keep), and it holds its values while
+    later calls run; a small one is copied."""
+    import gc
+
+    import numpy as np
+
+    from mlc.driver.backends import iree as iree_backend
+
+    compiled = mlc.compile(LargeAndSmall(), (torch.zeros(64, 512),))
+    main = iree_backend.load(compiled.artifact, driver=compiled.runtime_driver)
+    large, bf16, small = (iree_backend.host_result(r) for r in main(np.ones((64, 512), np.float32)))
+
+    def owners(array):
+        while array is not None and not isinstance(array, iree_backend._Mapped):
+            array = getattr(array, "base", None)
+        return array
+
+    assert owners(large) is not None and owners(bf16) is not None and bf16.dtype.name == "bfloat16"
+    assert small.base is None and small.flags.owndata
+    kept = [(float(i), compiled(torch.full((64, 512), float(i)))) for i in range(50)]
+    gc.collect()
+    for _ in range(20):
+        compiled(torch.full((64, 512), -1.0))
+    for value, (doubled, shifted, total) in kept:
+        assert bool((doubled == 2 * value).all()) and bool((shifted == torch.tensor(value + 1).bfloat16()).all())
+        assert total.item() == value * 64 * 512
+
+
 @pytest.mark.iree
 def test_several_results_and_the_same_tensor_twice():
     x = torch.randn(4)
