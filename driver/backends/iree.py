@@ -518,15 +518,15 @@ def _probed(driver: str) -> tuple[bool, str]:
     return _probe(driver)
 
 
-def _gpu_target(name: str, driver: str, **fields) -> Target:
-    """A GPU target of IREE's: runs on `driver` alone, where a device of it exists."""
+def _gpu_target(name: str, runtime: str, **fields) -> Target:
+    """A GPU target of IREE's: runs on the `runtime` driver alone, where a device of it exists."""
 
-    def load(vmfb, parameters=None, driver_chosen=None):
-        return _device_function(vmfb, name, driver, parameters)
+    def load(vmfb, parameters=None, driver=None):  # `driver` is always `runtime` here
+        return _device_function(vmfb, name, runtime, parameters)
 
-    return Target(name=name, load=load, can_run=lambda: _probed(driver), external_params=True,
+    return Target(name=name, load=load, can_run=lambda: _probed(runtime), external_params=True,
                   runs_alone=GPU_RUNS_ALONE, left_outside=GPU_LEFT_OUTSIDE,
-                  runtime_driver=lambda flops, options: driver, **fields)
+                  runtime_driver=lambda flops, options: runtime, **fields)
 
 
 VULKAN_SPIRV = _gpu_target(

@@ -96,7 +96,7 @@ def test_vulkan_refuses_float64():
 
 def test_vulkan_probe_reports_a_missing_device():
     """With no Vulkan driver to find, the probe says why instead of crashing."""
-    script = "from mlc.driver import targets; print(targets.get('vulkan-spirv').can_run())"
+    script = "from mlc.driver.backends import targets; print(targets.get('vulkan-spirv').can_run())"
     env = {**os.environ, "VK_ICD_FILENAMES": "/nonexistent/icd.json", "VK_DRIVER_FILES": "/nonexistent/icd.json"}
     result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
     assert result.stdout.startswith("(False, 'no vulkan device (")

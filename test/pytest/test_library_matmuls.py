@@ -160,7 +160,7 @@ def test_loading_without_the_plugin_says_why(tmp_path):
     script = f"""
 import iree.runtime, numpy as np
 iree.runtime.Config("local-task")  # the driver exists, without mlc's plugin
-from mlc.driver import iree_backend
+from mlc.driver.backends import iree as iree_backend
 try:
     iree_backend.load(open({str(tmp_path / 'mlp.vmfb')!r}, "rb").read())
 except Exception as error:

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 import mlc
-from mlc.driver.cli.tool import mlc_opt
+from mlc.driver.cli import mlc_opt
 from mlc.passes import create
 from mlc.passes.simplify import Simplify
 
