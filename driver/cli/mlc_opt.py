@@ -9,8 +9,9 @@ from ... import pipelines
 from ...dialects import make_context
 from ...errors import UserError
 from ...passes import PASSES
-from .. import diagnostics, op_facts
+from .. import diagnostics
 from ..frontend import source
+from ..tools import op_facts
 from .tool import ArgumentParser, run_tool, write_output
 from .verify_diagnostics import parse_expectations, verify
 

@@ -1,4 +1,5 @@
 """Tools built on a compilation, none of which the compile itself needs: op coverage,
-bisection against eager, the dispatch profiler, the fusion-plan picture, and the
+bisection against eager, the dispatch profiler, the fusion-plan picture, the op facts
+(`mlc-opt --list-ops`), and the
 `torch.compile` backend.
 """

@@ -26,9 +26,9 @@ from ... import pipelines
 from ...dialects import make_context
 from ...dialects.data_ops import ConstantOp
 from ...dialects.fusion_ops import FusionGroupOp
+from ...dialects.locations import source_line
 from ...dialects.op_base import MlcOp
 from ...dialects.shape_ops import ReshapeOp, TransposeOp
-from ...passes.convert_torch_to_mlc import source_line
 from ...pipelines.torch_to_mlc import torch_to_mlc
 from ..backends import iree as iree_backend
 from ..backends import targets

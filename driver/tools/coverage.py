@@ -23,9 +23,10 @@ from torch_mlir.dialects import func
 from ... import pipelines
 from ...dialects import make_context
 from ...dialects.data_ops import ConstantOp
+from ...dialects.locations import source_line
 from ...dialects.op_base import op_classes
 from ...errors import UserError
-from ...passes.convert_torch_to_mlc import OPERAND_PRODUCERS, op_name, source_line, torch_ops
+from ...passes.convert_torch_to_mlc import OPERAND_PRODUCERS, op_name, torch_ops
 from ...passes.convert_torch_to_mlc.patterns import NotConvertible, builtin_tensor_type
 from ...pipelines.torch_to_mlc import TORCH_TO_MLC, torch_to_mlc
 from ..backends import targets as target_registry

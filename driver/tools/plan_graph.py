@@ -17,9 +17,9 @@ from torch_mlir.dialects import func
 
 from ...dialects.data_ops import ConstantOp
 from ...dialects.fusion_ops import FusionGroupOp, YieldOp
+from ...dialects.locations import source_line
 from ...dialects.op_base import MlcOp
 from ...errors import UserError
-from ...passes.convert_torch_to_mlc import source_line
 
 
 @dataclasses.dataclass(frozen=True)

@@ -28,8 +28,8 @@ import numpy as np
 from torch_mlir import ir
 
 from ...dialects import iree_flow
+from ...dialects.locations import source_line
 from ...errors import UserError
-from ...passes.convert_torch_to_mlc import source_line
 from ..backends import iree as iree_backend
 from ..backends import matmul_library
 

@@ -13,14 +13,13 @@ An mlc op that no torch op converts to says why in `NOT_CONVERTED`.
 
 import collections
 import dataclasses
-import os
-import re
 
 from torch_mlir import ir, rewrite
 
 from ...dialects import complex_ops, data_ops
 from ...dialects.facts import Declined
 from ...dialects.fusion_ops import FusionGroupOp, YieldOp
+from ...dialects.locations import source_line
 from ...dialects.op_base import is_float
 from ...dialects.shape_ops import Im2colOp
 from ..registry import Pass, PassFailure, register
@@ -60,17 +59,6 @@ NOT_CONVERTED = {
 
 # Scalars and lists that conversions read; they die with the ops that used them.
 OPERAND_PRODUCERS = ("torch.constant.", "torch.prim.ListConstruct")
-_FRAME = re.compile(r'"([^"]*)":(\d+):\d+')
-
-
-def source_line(location: ir.Location) -> str:
-    """The outermost Python frame of an op's location: the user's model code."""
-    frames = _FRAME.findall(str(location))
-    if not frames:
-        return "unknown location"
-    file, line = frames[-1]
-    relative = os.path.relpath(file) if os.path.isabs(file) else file
-    return f"{relative if not relative.startswith('..') else file}:{line}"
 
 
 def torch_ops(module: ir.Operation) -> list[ir.Operation]:

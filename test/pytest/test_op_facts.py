@@ -9,7 +9,7 @@ import pytest
 
 from mlc.dialects import MlcOp, op_classes
 from mlc.dialects.facts import Declined
-from mlc.driver import op_facts
+from mlc.driver.tools import op_facts
 from mlc.passes import convert_torch_to_mlc, fold_constants, lower_to_linalg
 from mlc.passes.convert_torch_to_mlc.patterns import CONVERSIONS, kept_whole
 

@@ -6,10 +6,10 @@ that each op has every fact or declines it with a reason.
 
 import dataclasses
 
-from ..dialects import op_classes
-from ..dialects.facts import Declined, FusionKind, Layout
-from ..passes import convert_torch_to_mlc, fold_constants, lower_to_linalg
-from ..passes.convert_torch_to_mlc.patterns import CONVERSIONS
+from ...dialects import op_classes
+from ...dialects.facts import Declined, FusionKind, Layout
+from ...passes import convert_torch_to_mlc, fold_constants, lower_to_linalg
+from ...passes.convert_torch_to_mlc.patterns import CONVERSIONS
 
 MISSING = None  # a fact an op neither has nor declines
 
