@@ -15,13 +15,16 @@ __all__ = ["bisect", "compile", "coverage", "UserError"]
 
 
 def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2, pipeline=None,
-            dynamic_shapes=None, report=None, target_options=None, allow_fallback: bool = True,
-            external_params=False, repro=None, progress: bool = False, cache=True):
+            precision: str = "f32", dynamic_shapes=None, report=None, target_options=None,
+            allow_fallback: bool = True, external_params=False, repro=None, progress: bool = False, cache=True):
     """Compiles `model` for `target` ("llvm-cpu"); returns a callable `Compiled`.
 
     `example_args` is a tuple of tensors (or one tensor) of the shapes and dtypes
     the compiled model will take. `opt_level` 0, 1 or 2 picks a pipeline from
     `mlc.pipelines.get`; `pipeline` gives one directly (e.g. an edited O2).
+    `precision="bf16"` multiplies the matmuls in bfloat16, summing in float32 (weights
+    stored in bf16; everything else stays float32): about twice the matmul speed on CPUs
+    with AVX-512 BF16, at about 1e-2 relative error (README, Precision).
     `dynamic_shapes` means what it means to `torch.export.export`. `report`
     names a file to write the JSON report to (it is also `compiled.report`).
     `target_options` holds a target's own options (`mlc-compile --list-targets`).
@@ -43,7 +46,7 @@ def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2
     from .driver.compile import compile_model
 
     compiled = compile_model(model, example_args, target=target, opt_level=opt_level, pipeline=pipeline,
-                             dynamic_shapes=dynamic_shapes, target_options=target_options,
+                             precision=precision, dynamic_shapes=dynamic_shapes, target_options=target_options,
                              allow_fallback=allow_fallback, external_params=external_params, repro=repro,
                              progress=progress, cache=cache)
     if report is not None:

@@ -9,7 +9,10 @@ Per model it builds each variant of the same seeded model and input:
     IREE direct     torch-mlir's own linalg (torch_mlir.fx.export_and_import) compiled by IREE
                     with the flags mlc gives it (host CPU, data tiling, microkernels): IREE
                     without mlc's passes
-and, on request (--variants), "mlc O0" (mlc's conversion only), "mlc O2 no data tiling", and
+and, on request (--variants), "mlc O0" (mlc's conversion only), "mlc O2 no data tiling",
+"mlc O2 bf16" with its peers at the same precision, "eager bf16" and "torch.compile bf16"
+(under torch.autocast("cpu", torch.bfloat16); these are checked by a relative error of
+2 %, not f32's tolerances), and
 "mlc O2 no library" / "mlc O2 all library" (matmul-library off / on: no f32 matmul, or every
 one, on MKL through mlc's plugin; the default measures each shape on this CPU and picks).
 The column "matmul shapes on library / IREE" says how mlc O2's default chose.
@@ -107,8 +110,8 @@ def build_eager(model, inputs):
     return model, None, {}
 
 
-def build_mlc(model, inputs, opt_level=2, data_tiling=True, matmul_library="auto"):
-    compiled = mlc.compile(model, inputs, target=TARGET, opt_level=opt_level,
+def build_mlc(model, inputs, opt_level=2, data_tiling=True, matmul_library="auto", precision="f32"):
+    compiled = mlc.compile(model, inputs, target=TARGET, opt_level=opt_level, precision=precision,
                            target_options={"data-tiling": data_tiling, "matmul-library": matmul_library})
     chosen = compiled.report.get("matmul library", {})
     return compiled, compiled.report["seconds"], {"dispatches": compiled.report["dispatches"],
@@ -123,6 +126,27 @@ def build_torch_compile(model, inputs):
         function(*inputs)  # compiles
         seconds = time.perf_counter() - start
         function(*inputs)
+    return function, seconds, {}
+
+
+def _under_bf16_autocast(function):
+    def run(*args):
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            return function(*args).float()
+
+    return run
+
+
+def build_eager_bf16(model, inputs):
+    return _under_bf16_autocast(model), None, {}
+
+
+def build_torch_compile_bf16(model, inputs):
+    function = _under_bf16_autocast(torch.compile(model))
+    start = time.perf_counter()
+    with torch.inference_mode():
+        function(*inputs)  # compiles
+        seconds = time.perf_counter() - start
     return function, seconds, {}
 
 
@@ -152,7 +176,14 @@ VARIANTS = {
     "mlc O2 no data tiling": lambda model, inputs: build_mlc(model, inputs, data_tiling=False),
     "mlc O2 no library": lambda model, inputs: build_mlc(model, inputs, matmul_library=False),
     "mlc O2 all library": lambda model, inputs: build_mlc(model, inputs, matmul_library=True),
+    "mlc O2 bf16": lambda model, inputs: build_mlc(model, inputs, precision="bf16"),
+    "eager bf16": build_eager_bf16,
+    "torch.compile bf16": build_torch_compile_bf16,
 }
+# Variants that multiply in bf16: checked against eager's f32 result by the relative error
+# budget of mlc's precision="bf16" (test_precision.py), not by f32's tolerances.
+BF16_VARIANTS = {"mlc O2 bf16", "eager bf16", "torch.compile bf16"}
+BF16_BUDGET = 2e-2
 DEFAULT_VARIANTS = ["mlc O2", *PEERS]
 
 
@@ -205,7 +236,13 @@ def benchmark(name: str, variants: list[str], rounds: int, block: int) -> dict:
             continue
         error = (actual - expected).abs().max().item()
         atol = ATOL * max(1.0, expected.abs().max().item())  # float32 sums: error grows with the magnitude
-        if actual.shape != expected.shape or not torch.allclose(actual, expected, rtol=RTOL, atol=atol):
+        if variant in BF16_VARIANTS and actual.shape == expected.shape:
+            relative = float((actual.float() - expected).norm() / expected.norm())
+            close = relative < BF16_BUDGET
+            error = 0.0  # the f32 variants' largest error is the column; bf16's is by design
+        else:
+            close = actual.shape == expected.shape and torch.allclose(actual, expected, rtol=RTOL, atol=atol)
+        if not close:
             row["failures"][variant] = f"wrong result: shape {list(actual.shape)}, max |error| {error:.2e}"
             continue
         working[variant], row["compile"][variant] = function, seconds

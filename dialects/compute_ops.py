@@ -50,7 +50,9 @@ def matmul_result_shape(lhs_shape, rhs_shape) -> list[int]:
 
 
 class MatmulOp(MlcOp, name="matmul", traits=[ext.Pure]):
-    """Matrix product over the last two dimensions; leading batch dimensions broadcast."""
+    """Matrix product over the last two dimensions; leading batch dimensions broadcast.
+    The result has the operands' element type, except that bf16 operands may give an
+    f32 result: the products are summed in f32 (mlc-reduce-precision)."""
 
     fusion_kind = FusionKind.OUT_ELEMENTWISE_FUSABLE
     layout_rule = Layout.FIXED
@@ -69,7 +71,8 @@ class MatmulOp(MlcOp, name="matmul", traits=[ext.Pure]):
         element_type = expect_same_element_type([self.lhs, self.rhs], "operands")
         shape = matmul_result_shape(ranked(self.lhs, "lhs").shape, ranked(self.rhs, "rhs").shape)
         expect_shape(self.result, shape, "result")
-        expect_element_type(self.result, element_type, "result")
+        if not (isinstance(element_type, ir.BF16Type) and isinstance(self.result.type.element_type, ir.F32Type)):
+            expect_element_type(self.result, element_type, "result")  # bf16 x bf16 may accumulate in f32
 
 
 def window_output_size(size, kernel, stride, pad_low, pad_high, dilation, ceil_mode=False) -> int:

@@ -133,14 +133,15 @@ class Compilation:
     "linalg", and "target" (what the target compiles, after its own passes)."""
 
     def __init__(self, module: ir.Operation, *, target: BoundTarget, level: str = "torch", pipeline=None,
-                 allow_fallback: bool = True, params: str | None = None, repro: str | None = None,
-                 progress: Progress = SILENT, cache: ExecutableCache | None = None, keep_ir: bool = False,
-                 program: torch.export.ExportedProgram | None = None):
-        self.module, self.level, self.target = module, level, target
-        self.pipeline = pipeline if pipeline is not None else pipelines.get("O2")
+                 precision: str = "f32", allow_fallback: bool = True, params: str | None = None,
+                 repro: str | None = None, progress: Progress = SILENT, cache: ExecutableCache | None = None,
+                 keep_ir: bool = False, program: torch.export.ExportedProgram | None = None):
+        self.module, self.level, self.target, self.precision = module, level, target, precision
+        self.pipeline = (pipeline if pipeline is not None else pipelines.get("O2")).with_precision(precision)
         self.allow_fallback, self.params, self.repro = allow_fallback, params, repro
         self.progress, self.cache, self.program = progress, cache, program
         self.report = new_report(target, self.pipeline)
+        self.report["precision"] = precision
         self.levels: dict[str, str] | None = {level: print_ir(module)} if keep_ir and level == "torch" else (
             {} if keep_ir else None)
         self.observers: list = []
@@ -167,13 +168,13 @@ class Compilation:
         At -O2, a plan IREE cannot compile within the target's limits is compiled again
         at -O1, and `report["retried"]` says why, for the caller to tell the user. A
         pipeline of the user's is never replaced."""
-        if self.pipeline != pipelines.get("O2") or stop != "vmfb":
+        if self.pipeline != pipelines.get("O2").with_precision(self.precision) or stop != "vmfb":
             return self._lower(self.module, stop)
         pristine = self.module.clone()  # the weights are shared, not copied
         try:
             return self._lower(self.module, stop)
         except PlanOverTargetLimit as error:
-            self.pipeline = pipelines.get("O1")
+            self.pipeline = pipelines.get("O1").with_precision(self.precision)
             self.report.update(new_report(self.target, self.pipeline), retried={
                 "pipeline": "O1", "because": error.reason,
                 "note": f"IREE could not compile mlc's -O2 plan for {self.target.name} ({error.reason}); "

@@ -18,8 +18,8 @@ from .tools.plan_graph import PlanGraph
 from .tools.profile import planned_dispatches
 
 
-def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeline=None, dynamic_shapes=None,
-                  target_options=None, allow_fallback=True, external_params=False, repro=None,
+def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeline=None, precision="f32",
+                  dynamic_shapes=None, target_options=None, allow_fallback=True, external_params=False, repro=None,
                   progress=False, cache=True) -> Compiled:
     """See `mlc.compile`."""
     bound = targets.bind(target, target_options)
@@ -30,7 +30,8 @@ def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeli
     start = time.perf_counter()
     compilation = Compilation.of_model(model, example_args, target=bound, dynamic_shapes=dynamic_shapes,
                                        allow_fallback=allow_fallback, progress=Progress(progress),
-                                       pipeline=resolve_pipeline(opt_level, pipeline), params=params, repro=repro,
+                                       pipeline=resolve_pipeline(opt_level, pipeline), precision=precision,
+                                       params=params, repro=repro,
                                        cache=cache, keep_ir=True)
     output_roles(compilation.program)  # refuses a model that changes its buffers before compiling it
     seen = {}

@@ -19,6 +19,7 @@ from . import (  # noqa: F401
     lower_to_linalg,
     lower_to_llvm,
     lower_torch_fallback,
+    reduce_precision,
     simplify,
     sink_reshapes,
     vectorize,

@@ -14,6 +14,7 @@ import re
 import weakref
 from typing import Callable
 
+import ml_dtypes
 import numpy as np
 from torch_mlir import ir
 
@@ -22,8 +23,11 @@ from .graph import defining
 
 __all__ = ["dtype_of", "keep_new_arrays_with", "make_constant", "register", "resource_name", "splat_of", "value_of"]
 
-# MLIR element type -> numpy dtype; bf16 has no numpy dtype and is never read.
+# MLIR element type -> numpy dtype (bf16: ml_dtypes', which numpy computes with in f32
+# and rounds, as IREE does).
+BF16 = np.dtype(ml_dtypes.bfloat16)
 DTYPES = {
+    "bf16": BF16,
     "f16": np.dtype(np.float16),
     "f32": np.dtype(np.float32),
     "f64": np.dtype(np.float64),
@@ -47,7 +51,7 @@ _BLOB = re.compile(r'^\s*(?:"((?:[^"\\]|\\.)*)"|([^\s:"]+)): "0x([0-9A-Fa-f]*)",
 
 
 def dtype_of(type_: ir.Type) -> np.dtype | None:
-    """The numpy dtype of a tensor type's elements; None for bf16 and others."""
+    """The numpy dtype of a tensor type's elements; None for types numpy lacks."""
     element = type_.element_type if isinstance(type_, ir.ShapedType) else type_
     return DTYPES.get(str(element))
 
@@ -116,7 +120,8 @@ def _resource_value(op: ir.Operation, name: str, type_: ir.RankedTensorType, dty
 
 def value_of(value: ir.Value) -> np.ndarray | None:
     """The array of a value produced by `mlc.constant`; None for any other value,
-    for element types numpy lacks (bf16) and for blobs whose bytes are unknown."""
+    for element types numpy lacks, for bf16 `dense<...>` literals (the bindings read
+    them as Python objects) and for blobs whose bytes are unknown."""
     constant = defining(value, data_ops.ConstantOp)
     if constant is None:
         return None
@@ -126,6 +131,8 @@ def value_of(value: ir.Value) -> np.ndarray | None:
     if dtype is None:
         return None
     if isinstance(attr, ir.DenseElementsAttr):
+        if dtype == BF16:
+            return None
         array = np.array(attr).astype(dtype, copy=False).reshape(type_.shape)
     else:
         name = resource_name(attr)
@@ -160,10 +167,12 @@ def make_constant(array: np.ndarray, type_: ir.RankedTensorType, name: str = "co
     blob named `name` (MLIR makes it unique) that references the array."""
     dtype = dtype_of(type_)
     array = np.ascontiguousarray(np.asarray(array, dtype=dtype).reshape(type_.shape))
+    raw = array.view(np.uint16) if dtype == BF16 else array  # the bindings take bf16 as its bits
     if array.size <= DENSE_LIMIT or dtype == np.bool_ or _is_splat(array):
-        attr = ir.DenseElementsAttr.get(array[(0,) * array.ndim] if _is_splat(array) else array, type=type_)
+        attr = ir.DenseElementsAttr.get(raw[(0,) * array.ndim] if _is_splat(array) else raw, type=type_)
     else:
         array = _STORES.get(type_.context, lambda made: made)(array)
-        attr = ir.DenseResourceElementsAttr.get_from_buffer(array, name, type_)
+        raw = array.view(np.uint16) if dtype == BF16 else array
+        attr = ir.DenseResourceElementsAttr.get_from_buffer(raw, name, type_)
         register(attr, array)
     return data_ops.ConstantOp(attr, type_).result

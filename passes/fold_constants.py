@@ -39,7 +39,7 @@ from ..dialects import shape_ops as shape
 from ..dialects.elementwise_ops import COMPARE_PREDICATES
 from ..dialects.facts import Declined
 from ..dialects.op_base import bool_attr, float_attr, i64_array, int_attr, normalize_axes, normalize_axis, string_choice
-from .constant_values import dtype_of, make_constant, resource_name, value_of
+from .constant_values import BF16, dtype_of, make_constant, resource_name, value_of
 from .graph import is_constant
 from .op_registry import FOLDERS, InstanceDeclined, folds
 from .registry import register
@@ -50,6 +50,11 @@ SKIPPED = "skipped (size limit)"
 NOT_ON_BOOLEANS = {ew.AddOp, ew.SubOp, ew.MulOp, ew.DivOp, ew.PowOp, ew.NegOp, compute.MatmulOp, reduction.ReduceSumOp,
                    ew.FmodOp, ew.RemainderOp, ew.FloorDivOp, ew.SignOp, bw.ShiftLeftOp, bw.ShiftRightOp,
                    reduction.ReduceProdOp, scan.CumsumOp, scan.CumprodOp, indexing.ArgmaxOp, indexing.ArgminOp}
+
+
+# The ops folded where a bf16 value takes part: a cast rounds as IREE's does, the rest
+# move elements. Arithmetic in bf16 is left to the target, whose rounding decides.
+EXACT_IN_BF16 = {data.CastOp, shape.ReshapeOp, shape.TransposeOp, shape.BroadcastOp}
 
 
 class NotFoldable(InstanceDeclined):
@@ -410,6 +415,8 @@ def _evaluable(op: ir.Operation) -> bool:
     if kind not in FOLDERS:
         return False
     if kind in NOT_ON_BOOLEANS and dtype_of(op.operands[0].type) == np.bool_:
+        return False
+    if BF16 in [dtype_of(v.type) for v in (*op.operands, *op.results)] and kind not in EXACT_IN_BF16:
         return False
     result_type = op.results[0].type
     return (

@@ -19,6 +19,8 @@ LOWERING = ["mlc-lower-to-linalg", "canonicalize", "cse"]
 # Fusion groups survive lowering and become IREE dispatch regions.
 LOWERING_WITH_FUSION = ["mlc-lower-to-linalg{keep-fusion-groups=true}", "mlc-form-dispatch-regions", "canonicalize", "cse"]
 
+# What matmuls multiply in: f32 as the model, or bf16 accumulating in f32 (opt-in).
+PRECISIONS = ("f32", "bf16")
 O1_PASSES = ["mlc-fold-constants", "mlc-simplify", "cse"]
 O2_PASSES = [
     "mlc-fold-batchnorm",
@@ -78,6 +80,19 @@ class Pipeline:
         fused = any(_element_name(e) == "mlc-fuse" for e in self.passes)
         dispatch_regions = target is None or target.dispatch_regions
         return LOWERING_WITH_FUSION if fused and dispatch_regions else LOWERING
+
+    def with_precision(self, precision: str) -> "Pipeline":
+        """This pipeline computing its matmuls in `precision` ("f32": as it is; "bf16":
+        mlc-reduce-precision before the last constant folding, which folds the casts of
+        the weights, or last where the pipeline folds nothing)."""
+        if precision not in PRECISIONS:
+            raise UserError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+        if precision == "f32":
+            return self
+        names = [_element_name(e) for e in self.passes]
+        at = len(names) - 1 - names[::-1].index("mlc-fold-constants") if "mlc-fold-constants" in names else len(names)
+        passes = self.passes[:at] + [f"mlc-reduce-precision{{type={precision}}}"] + self.passes[at:]
+        return Pipeline(self.name, f"{self.description}; matmuls in {precision}", passes)
 
     def drop(self, name: str) -> "Pipeline":
         """Removes every graph pass called `name`."""

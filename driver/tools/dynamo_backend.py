@@ -29,7 +29,7 @@ import torch
 
 from ...errors import UserError
 
-OPTIONS = {"target": str, "opt_level": int}
+OPTIONS = {"target": str, "opt_level": int, "precision": str}
 COMPILING = threading.RLock()  # one compile at a time, in any graph of any thread
 GRAPH_LOCATION = re.compile(r"^<eval_with_key>\S*: (error: )?")
 
@@ -38,10 +38,11 @@ GRAPH_LOCATION = re.compile(r"^<eval_with_key>\S*: (error: )?")
 class Settings:
     target: str = "llvm-cpu"
     opt_level: int = 2
+    precision: str = "f32"
 
 
 def mlc_backend(graph: torch.fx.GraphModule, example_inputs, *, options: dict | None = None, **_mode) -> Callable:
-    """The Dynamo backend: `options` are mlc.compile's `target` and `opt_level`."""
+    """The Dynamo backend: `options` are mlc.compile's `target`, `opt_level` and `precision`."""
     return CompiledGraph(graph, list(example_inputs), settings(options or {}))
 
 
@@ -114,7 +115,8 @@ class CompiledGraph:
         try:
             with _exporting():
                 return compile_model(specialized, self._live(args), target=self.settings.target,
-                                     opt_level=self.settings.opt_level, allow_fallback=True,
+                                     opt_level=self.settings.opt_level, precision=self.settings.precision,
+                                     allow_fallback=True,
                                      dynamic_shapes={"tensors": self.sizes.dynamic_shapes})
         except Exception:  # noqa: BLE001 - then each shape gets its own executable
             return None
@@ -130,7 +132,8 @@ class CompiledGraph:
         try:
             with _exporting():
                 return compile_model(specialized, self._live(args), target=self.settings.target,
-                                     opt_level=self.settings.opt_level, allow_fallback=True)
+                                     opt_level=self.settings.opt_level, precision=self.settings.precision,
+                                     allow_fallback=True)
         except Exception as error:  # noqa: BLE001 - any failure of mlc's leaves the user's program running
             reason = " ".join(line.strip() for line in str(error).strip().splitlines()[:3]) or type(error).__name__
             reason = GRAPH_LOCATION.sub("", reason)  # the graph's own location says nothing; the ops' lines do

@@ -8,6 +8,22 @@ func.func @matmul_mixed_element_types(%a: tensor<2x3xf32>, %b: tensor<3x4xf16>) 
 
 // -----
 
+func.func @matmul_f32_into_f64(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf64> {
+  // expected-error @+1 {{'mlc.matmul' op result}}
+  %0 = "mlc.matmul"(%a, %b) : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf64>
+  return %0 : tensor<2x4xf64>
+}
+
+// -----
+
+func.func @matmul_bf16_into_f16(%a: tensor<2x3xbf16>, %b: tensor<3x4xbf16>) -> tensor<2x4xf16> {
+  // expected-error @+1 {{'mlc.matmul' op result}}
+  %0 = "mlc.matmul"(%a, %b) : (tensor<2x3xbf16>, tensor<3x4xbf16>) -> tensor<2x4xf16>
+  return %0 : tensor<2x4xf16>
+}
+
+// -----
+
 func.func @matmul_unranked(%a: tensor<*xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
   // expected-error @+1 {{'mlc.matmul' op operands must be a ranked tensor, got tensor<*xf32>}}
   %0 = "mlc.matmul"(%a, %b) : (tensor<*xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>

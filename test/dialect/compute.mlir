@@ -12,6 +12,17 @@ func.func @matmul_2d(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32
 
 // -----
 
+/// bf16 operands may accumulate in an f32 result (mlc-reduce-precision).
+
+// CHECK-LABEL: func.func @matmul_bf16_into_f32
+// CHECK: "mlc.matmul"(%{{.*}}, %{{.*}}) : (tensor<2x3xbf16>, tensor<3x4xbf16>) -> tensor<2x4xf32>
+func.func @matmul_bf16_into_f32(%a: tensor<2x3xbf16>, %b: tensor<3x4xbf16>) -> tensor<2x4xf32> {
+  %0 = "mlc.matmul"(%a, %b) : (tensor<2x3xbf16>, tensor<3x4xbf16>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
 /// Batch dimensions broadcast as in torch.matmul: [2, 1] and [5] give [2, 5].
 
 // CHECK-LABEL: func.func @matmul_batched_broadcast
