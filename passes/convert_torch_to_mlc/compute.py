@@ -6,7 +6,7 @@ from ...dialects import compute_ops, elementwise_ops, reduction_ops, shape_ops
 from ...dialects.op_base import DYNAMIC, is_float
 from ..graph import boolean, i64, i64_array_attr, reshape, splat, string, tensor_type
 from .patterns import NotConvertible, converts
-from .pooling import avg_pool_nd
+from .pooling import avg_pool_nd, batched, batched_result_type, unbatched
 from .resampling import adaptive_avg_pool
 from .sizes import dim, merged_shape
 
@@ -202,18 +202,25 @@ def avg_pool2d(op):
           makes=(compute_ops.AvgPool2dOp, reduction_ops.ReduceMeanOp), keep_whole=True)
 def adaptive_avg_pool2d(op):
     """Global pooling is a mean; an exact divisor of the input is a plain average pool;
-    other sizes are weighted gathers (see resampling.adaptive_avg_pool)."""
-    input_type = op.operand_type("self_")
-    out_h, out_w = op.ints("output_size")
-    in_h, in_w = input_type.shape[-2:]
-    if input_type.rank != 4:
-        raise NotConvertible("unbatched adaptive_avg_pool2d input")
-    if in_h % out_h or in_w % out_w:  # windows of varying size: one axis at a time
-        return adaptive_avg_pool(adaptive_avg_pool(op.tensor("self_"), 3, out_w), 2, out_h)
+    other sizes are weighted gathers (see resampling.adaptive_avg_pool). An unbatched
+    [C, H, W] input is pooled as [C, 1, H, W] (see pooling.batched)."""
+    x, added = batched(op, 2)
+    pooled = _adaptive_avg_pool2d(x, op.ints("output_size"), batched_result_type(op, 0, added))
+    return unbatched(pooled, op, 0, added)
+
+
+def _adaptive_avg_pool2d(x, output_size, result_type):
+    out_h, out_w = output_size
+    in_h, in_w = x.type.shape[-2:]
     if (out_h, out_w) == (1, 1):
-        return reduction_ops.ReduceMeanOp(op.tensor("self_"), i64_array_attr([2, 3]), boolean(True), op.result_type()).result
+        return reduction_ops.ReduceMeanOp(x, i64_array_attr([2, 3]), boolean(True), result_type).result
+    if DYNAMIC in (in_h, in_w):
+        raise NotConvertible("adaptive_avg_pool2d of a dynamic height or width to more than 1x1: "
+                             "its windows depend on the size")
+    if in_h % out_h or in_w % out_w:  # windows of varying size: one axis at a time
+        return adaptive_avg_pool(adaptive_avg_pool(x, 3, out_w), 2, out_h)
     kernel = [in_h // out_h, in_w // out_w]
     return compute_ops.AvgPool2dOp(
-        op.tensor("self_"), i64_array_attr(kernel), i64_array_attr(kernel), i64_array_attr([0, 0, 0, 0]),
-        boolean(False), boolean(True), string("NCHW"), op.result_type(),
+        x, i64_array_attr(kernel), i64_array_attr(kernel), i64_array_attr([0, 0, 0, 0]),
+        boolean(False), boolean(True), string("NCHW"), result_type,
     ).result

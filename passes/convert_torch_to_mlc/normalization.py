@@ -5,8 +5,8 @@ import math
 import numpy as np
 from torch_mlir import ir
 
-from ...dialects import compute_ops, data_ops, elementwise_ops, normalization_ops, reduction_ops
-from ...dialects.op_base import is_float
+from ...dialects import compute_ops, data_ops, elementwise_ops, normalization_ops, reduction_ops, shape_ops
+from ...dialects.op_base import DYNAMIC, is_float
 from ..graph import (
     boolean,
     broadcast_binary,
@@ -160,21 +160,48 @@ def log_softmax(op):
 
 
 def _causal_mask(length_q, length_k, element_type):
-    """0 on and below the diagonal, -inf above, as torch's is_causal."""
+    """0 on and below the diagonal, -inf above, as torch's is_causal: a constant, so
+    the lengths must be static."""
+    if DYNAMIC in (length_q, length_k):
+        raise NotConvertible("causal attention of a dynamic sequence length")
     mask = np.triu(np.full((length_q, length_k), -np.inf, dtype=np.float32), k=1)
     type_ = tensor_type([length_q, length_k], element_type)
     return data_ops.ConstantOp(ir.DenseElementsAttr.get(mask, type=type_), type_).result
 
 
+def _repeat_heads(value, query):
+    """[..., Hkv, S, D] -> [..., Hq, S, D] for grouped-query attention: each key/value
+    head serves Hq / Hkv consecutive query heads (torch's repeat_interleave along dim
+    -3), as a unit group dim broadcast to Hq / Hkv and merged with the heads."""
+    if value.type.rank < 3 or query.type.rank < 3:
+        raise NotConvertible("grouped-query attention (enable_gqa) of inputs without a head dim")
+    shape = list(value.type.shape)
+    axis = len(shape) - 3
+    heads, query_heads = shape[axis], query.type.shape[-3]
+    if DYNAMIC in (heads, query_heads):
+        raise NotConvertible("grouped-query attention (enable_gqa) without static head counts")
+    if query_heads % heads:
+        raise NotConvertible(f"grouped-query attention of {query_heads} query heads over {heads} key/value heads")
+    group = query_heads // heads
+    if group == 1:
+        return value
+    with_group = reshape(value, shape[: axis + 1] + [1] + shape[axis + 1 :])
+    grouped_shape = shape[: axis + 1] + [group] + shape[axis + 1 :]
+    grouped = shape_ops.BroadcastOp(with_group, [], tensor_type(grouped_shape, value.type.element_type)).result
+    return reshape(grouped, shape[:axis] + [query_heads] + shape[axis + 1 :])
+
+
 @converts("torch.aten.scaled_dot_product_attention",
-          makes=(compute_ops.MatmulOp, normalization_ops.SoftmaxOp, reduction_ops.ReduceMaxOp), keep_whole=True)
+          makes=(compute_ops.MatmulOp, normalization_ops.SoftmaxOp, reduction_ops.ReduceMaxOp, shape_ops.BroadcastOp),
+          keep_whole=True)
 def scaled_dot_product_attention(op):
-    """softmax(q @ k^T * scale + mask) @ v, in mlc ops that fusion can see."""
+    """softmax(q @ k^T * scale + mask) @ v, in mlc ops that fusion can see. With
+    enable_gqa, k and v are first repeated to q's number of heads."""
     if op.float("dropout_p") != 0.0:
         raise NotConvertible("attention with dropout")
-    if len(op.op.operands) > 7 and op.bool("enable_gqa"):
-        raise NotConvertible("attention with grouped-query broadcasting (enable_gqa)")
     q, k, v = op.tensor("query"), op.tensor("key"), op.tensor("value")
+    if len(op.op.operands) > 7 and op.bool("enable_gqa"):
+        k, v = _repeat_heads(k, q), _repeat_heads(v, q)
     element_type = q.type.element_type
     scores_shape = list(q.type.shape[:-1]) + [k.type.shape[-2]]
     scores_type = tensor_type(scores_shape, element_type)

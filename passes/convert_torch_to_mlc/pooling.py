@@ -3,7 +3,7 @@ indices in 1 to 3 dims, integer average pooling and divisor_override, adaptive
 average pooling in 1-D and 3-D and adaptive max pooling in 1 to 3 dims.
 
 The N-D ops (mlc.max_pool_nd, mlc.avg_pool_nd, mlc.max_pool_indices) take the
-batched N x C x spatial... layout; an unbatched input gets a batch of 1 here.
+batched N x C x spatial... layout; an unbatched input is C planes of one channel here.
 Adaptive pooling: equal windows (the input size a multiple of the output's) are a
 plain pool; others are gathers of each output's window positions along each axis
 (see resampling.adaptive_avg_pool), for max pooling with the window padded by
@@ -31,22 +31,31 @@ def _per_axis(values, spatial, what):
     return values
 
 
-def _batched(op, spatial, name="self_"):
-    """(input with a batch dimension, whether one was added)."""
+def batched(op, spatial, name="self_"):
+    """(input with a batch dimension, whether one was added). mlc's pooling ops take
+    N x C x spatial...; an unbatched C x spatial... input is pooled as C planes of one
+    channel (each plane is pooled alone), so that a dynamic channel count is the batch,
+    the one size the pooling lowerings take dynamic."""
     x = op.tensor(name)
     if x.type.rank == spatial + 2:
         return x, False
     if x.type.rank != spatial + 1:
         raise NotConvertible(f"input of rank {x.type.rank} for {spatial}-D pooling")
-    return reshape(x, [1, *x.type.shape]), True
+    return reshape(x, _unit_channel(x.type.shape)), True
 
 
-def _result_type(op, index, added_batch):
+def _unit_channel(shape):
+    return [shape[0], 1, *shape[1:]]
+
+
+def batched_result_type(op, index, added_batch):
+    """The type of result `index` as pooled from `batched`'s input."""
     result = op.result_type(index)
-    return tensor_type([1, *result.shape], result.element_type) if added_batch else result
+    return tensor_type(_unit_channel(result.shape), result.element_type) if added_batch else result
 
 
-def _unbatched(value, op, index, added_batch):
+def unbatched(value, op, index, added_batch):
+    """`value` without the unit channel `batched` added, as result `index` is typed."""
     return reshape(value, op.result_type(index).shape) if added_batch else value
 
 
@@ -69,29 +78,29 @@ def max_pool_with_indices(op):
     """The values (mlc.max_pool_nd) and, for *_with_indices, the flat positions
     (mlc.max_pool_indices); an unused half dies."""
     spatial = _spatial(op)
-    x, added = _batched(op, spatial)
+    x, added = batched(op, spatial)
     kernel, stride, pairs, dilation = _window(op, spatial)
     attrs = [i64_array_attr(kernel), i64_array_attr(stride), i64_array_attr(pairs), i64_array_attr(dilation),
              boolean(op.bool("ceil_mode"))]
-    values = compute_ops.MaxPoolNdOp(x, *attrs, _result_type(op, 0, added)).result
+    values = compute_ops.MaxPoolNdOp(x, *attrs, batched_result_type(op, 0, added)).result
     if not op.name.endswith("with_indices"):
-        return _unbatched(values, op, 0, added)
-    indices = compute_ops.MaxPoolIndicesOp(x, *attrs, _result_type(op, 1, added)).result
-    return [_unbatched(values, op, 0, added), _unbatched(indices, op, 1, added)]
+        return unbatched(values, op, 0, added)
+    indices = compute_ops.MaxPoolIndicesOp(x, *attrs, batched_result_type(op, 1, added)).result
+    return [unbatched(values, op, 0, added), unbatched(indices, op, 1, added)]
 
 
 def avg_pool_nd(op, spatial):
     """avg_pool{1,2,3}d as mlc.avg_pool_nd (integers, divisor_override, 3-D)."""
-    x, added = _batched(op, spatial)
+    x, added = batched(op, spatial)
     kernel, stride, pairs, _ = _window(op, spatial, dilation=False)
     divisor = 0 if spatial == 1 or op.is_none("divisor_override") else op.int("divisor_override")
     if divisor < 0 or (divisor == 0 and spatial > 1 and not op.is_none("divisor_override")):
         raise NotConvertible(f"divisor_override {divisor}")
     pooled = compute_ops.AvgPoolNdOp(
         x, i64_array_attr(kernel), i64_array_attr(stride), i64_array_attr(pairs), boolean(op.bool("ceil_mode")),
-        boolean(op.bool("count_include_pad")), i64(divisor), _result_type(op, 0, added),
+        boolean(op.bool("count_include_pad")), i64(divisor), batched_result_type(op, 0, added),
     ).result
-    return _unbatched(pooled, op, 0, added)
+    return unbatched(pooled, op, 0, added)
 
 
 @converts("torch.aten.avg_pool3d", makes=compute_ops.AvgPoolNdOp, keep_whole=True)
@@ -124,13 +133,13 @@ def adaptive_avg_pool_nd(op):
     if not is_float(op.operand_type("self_").element_type):
         raise NotConvertible("adaptive average pooling of integers")
     if all(s % o == 0 for s, o in zip(sizes, outs)):
-        x, added = _batched(op, spatial)
+        x, added = batched(op, spatial)
         kernel = [s // o for s, o in zip(sizes, outs)]
         pooled = compute_ops.AvgPoolNdOp(
             x, i64_array_attr(kernel), i64_array_attr(kernel), i64_array_attr([0] * 2 * spatial), boolean(False),
-            boolean(True), i64(0), _result_type(op, 0, added),
+            boolean(True), i64(0), batched_result_type(op, 0, added),
         ).result
-        return _unbatched(pooled, op, 0, added)
+        return unbatched(pooled, op, 0, added)
     value = op.tensor("self_")
     rank = value.type.rank
     for i in reversed(range(spatial)):
@@ -203,13 +212,13 @@ def adaptive_max_pool(op):
     spatial = int(op.name[-2])
     sizes, outs = _adaptive_sizes(op, spatial)
     if all(s % o == 0 for s, o in zip(sizes, outs)):
-        x, added = _batched(op, spatial)
+        x, added = batched(op, spatial)
         kernel = [s // o for s, o in zip(sizes, outs)]
         attrs = [i64_array_attr(kernel), i64_array_attr(kernel), i64_array_attr([0] * 2 * spatial),
                  i64_array_attr([1] * spatial), boolean(False)]
-        values = compute_ops.MaxPoolNdOp(x, *attrs, _result_type(op, 0, added)).result
-        indices = compute_ops.MaxPoolIndicesOp(x, *attrs, _result_type(op, 1, added)).result
-        return [_unbatched(values, op, 0, added), _unbatched(indices, op, 1, added)]
+        values = compute_ops.MaxPoolNdOp(x, *attrs, batched_result_type(op, 0, added)).result
+        indices = compute_ops.MaxPoolIndicesOp(x, *attrs, batched_result_type(op, 1, added)).result
+        return [unbatched(values, op, 0, added), unbatched(indices, op, 1, added)]
     indices_type = op.result_type(1)
     if any(True for _ in op.op.results[1].uses) or DYNAMIC in indices_type.shape:
         return _adaptive_max_pool_with_indices(op.tensor("self_"), sizes, outs, op.result_type(0), indices_type)

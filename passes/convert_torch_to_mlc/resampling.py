@@ -128,10 +128,23 @@ def _source_scale(size, out, align_corners, scale):
     return np.float32(1.0 / scale) if scale else np.float32(size / out)
 
 
+def _nearest_positions(size, out, scale, shortcuts):
+    """The positions eager's nearest upsampling reads: floor(i * f) in float32, f = 1 /
+    scale for a positive scale, else size / out. Its 2-D kernel (ATen's nearest_idx)
+    first copies an output of the input's size and reads i // 2 for one twice its size,
+    whatever the scale (`shortcuts`); the 1-D and 3-D kernels do not."""
+    if shortcuts and out == size:
+        return list(range(out))
+    if shortcuts and out == 2 * size:
+        return [i // 2 for i in range(out)]
+    factor = np.float32(1.0 / scale) if scale is not None and scale > 0 else np.float32(size) / np.float32(out)
+    return [min(int(np.floor(np.float32(i) * factor)), size - 1) for i in range(out)]
+
+
 def _nearest(value, axis, out, scale):
-    size = value.type.shape[axis]
-    factor = np.float32(1.0 / scale) if scale else np.float32(size / out)
-    positions = [min(int(np.floor(np.float32(i) * factor)), size - 1) for i in range(out)]
+    positions = _nearest_positions(value.type.shape[axis], out, scale, shortcuts=value.type.rank == 4)
+    if positions == list(range(value.type.shape[axis])):
+        return value
     return _gather(value, positions, axis)
 
 
@@ -162,12 +175,14 @@ def _float_list(op, index):
     return values
 
 
-def _resample(op, mode, align_corners, scales):
-    """Resamples each spatial axis (2, 3, ...) to the result's size; W first, as torch combines."""
-    value = op.tensor("input")
+def _resample(value, result_type, mode, align_corners, scales):
+    """Resamples each spatial axis (2, 3, ...) of `value` to the result's size, W first,
+    as torch combines; `scales` holds one scale or None per spatial axis, or is None."""
     if not ew.is_float(value.type.element_type):
         raise NotConvertible("interpolation of an integer tensor")
-    result_shape = op.result_type().shape
+    result_shape = result_type.shape
+    if DYNAMIC in value.type.shape[2:] or DYNAMIC in result_shape[2:]:
+        raise NotConvertible("interpolation of a dynamic spatial size: the positions read depend on it")
     for axis in reversed(range(2, value.type.rank)):
         scale = scales[axis - 2] if scales else None
         if mode == "nearest":
@@ -188,7 +203,7 @@ def interpolate(op):
     else:
         scales = None if op.is_none("scale_factor") else _float_list(op, 2)
     align_corners = False if op.is_none("align_corners") else op.bool("align_corners")
-    return _resample(op, op.str("mode"), align_corners, scales)
+    return _resample(op.tensor("input"), op.result_type(), op.str("mode"), align_corners, scales)
 
 
 @converts("torch.aten.upsample_bilinear2d.vec", "torch.aten.upsample_nearest2d.vec", makes=shape_ops.GatherOp)
@@ -196,4 +211,18 @@ def upsample(op):
     mode = "bilinear" if "bilinear" in op.name else "nearest"
     align_corners = op.bool("align_corners") if mode == "bilinear" else False
     scales = None if op.is_none("scale_factors") else _float_list(op, "scale_factors")
-    return _resample(op, mode, align_corners, scales)
+    return _resample(op.tensor("input"), op.result_type(), mode, align_corners, scales)
+
+
+# the scales of the explicit overloads, one optional float per spatial axis
+_NEAREST_SCALES = {"torch.aten.upsample_nearest1d": ("scales",),
+                   "torch.aten.upsample_nearest2d": ("scales_h", "scales_w")}
+
+
+@converts(*_NEAREST_SCALES, makes=shape_ops.GatherOp)
+def upsample_nearest(op):
+    """The explicit overloads (an output size and a scale or None per axis), which
+    torch-mlir keeps as they are; F.interpolate's `.vec` form reaches mlc as
+    __interpolate. A given scale decides the positions read, as in eager."""
+    scales = [None if op.is_none(key) else op.float(key) for key in _NEAREST_SCALES[op.name]]
+    return _resample(op.tensor("self_"), op.result_type(), "nearest", False, scales)

@@ -71,3 +71,71 @@ func.func @bilinear_align_corners(%arg0: !torch.vtensor<[1,2,4,5],f32>) -> !torc
   %1 = torch.aten.upsample_bilinear2d.vec %arg0, %0, %true, %none : !torch.vtensor<[1,2,4,5],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[1,2,7,9],f32>
   return %1 : !torch.vtensor<[1,2,7,9],f32>
 }
+
+// -----
+
+/// An unbatched [C, H, W] input is pooled as C planes of one channel, [C, 1, H, W].
+
+// CHECK-LABEL: func.func @adaptive_avg_pool2d_unbatched
+// CHECK: %[[PLANES:.*]] = "mlc.reshape"(%arg0) : (tensor<3x6x8xf32>) -> tensor<3x1x6x8xf32>
+// CHECK: %[[POOLED:.*]] = "mlc.avg_pool2d"(%[[PLANES]]) {{{.*}}kernel = array<i64: 3, 4>{{.*}}stride = array<i64: 3, 4>} : (tensor<3x1x6x8xf32>) -> tensor<3x1x2x2xf32>
+// CHECK: "mlc.reshape"(%[[POOLED]]) : (tensor<3x1x2x2xf32>) -> tensor<3x2x2xf32>
+func.func @adaptive_avg_pool2d_unbatched(%arg0: !torch.vtensor<[3,6,8],f32>) -> !torch.vtensor<[3,2,2],f32> {
+  %int2 = torch.constant.int 2
+  %0 = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.adaptive_avg_pool2d %arg0, %0 : !torch.vtensor<[3,6,8],f32>, !torch.list<int> -> !torch.vtensor<[3,2,2],f32>
+  return %1 : !torch.vtensor<[3,2,2],f32>
+}
+
+// -----
+
+/// ... so that a dynamic channel count is the batch; uneven windows are gathers as batched.
+
+// CHECK-LABEL: func.func @adaptive_avg_pool2d_unbatched_uneven_dynamic_channels
+// CHECK: %[[PLANES:.*]] = "mlc.reshape"(%arg0) : (tensor<?x7x5xf32>) -> tensor<?x1x7x5xf32>
+// CHECK: "mlc.gather"(%[[PLANES]], %{{.*}}) {axis = 3 : i64} : (tensor<?x1x7x5xf32>, tensor<2x3xi32>) -> tensor<?x1x7x2x3xf32>
+// CHECK: %[[POOLED:.*]] = "mlc.reduce_sum"{{.*}} -> tensor<?x1x3x2xf32>
+// CHECK: "mlc.reshape"(%[[POOLED]]) : (tensor<?x1x3x2xf32>) -> tensor<?x3x2xf32>
+func.func @adaptive_avg_pool2d_unbatched_uneven_dynamic_channels(%arg0: !torch.vtensor<[?,7,5],f32>) -> !torch.vtensor<[?,3,2],f32> {
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %0 = torch.prim.ListConstruct %int3, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.adaptive_avg_pool2d %arg0, %0 : !torch.vtensor<[?,7,5],f32>, !torch.list<int> -> !torch.vtensor<[?,3,2],f32>
+  return %1 : !torch.vtensor<[?,3,2],f32>
+}
+
+// -----
+
+/// The explicit upsample_nearest2d (an output size, a scale per axis): eager's 2-D kernel
+/// reads i // 2 for twice the size whatever the scale (rows: 3 -> 6 at scale 3), and
+/// floor(i / scale) otherwise (columns: 4 -> 7 at scale 1.5).
+
+// CHECK-LABEL: func.func @upsample_nearest2d_scales
+// CHECK: %[[COLS:.*]] = "mlc.constant"() {value = dense<[0, 0, 1, 2, 2, 3, 3]> : tensor<7xi32>}
+// CHECK: %[[WIDE:.*]] = "mlc.gather"(%arg0, %[[COLS]]) {axis = 3 : i64}
+// CHECK: %[[ROWS:.*]] = "mlc.constant"() {value = dense<[0, 0, 1, 1, 2, 2]> : tensor<6xi32>}
+// CHECK: "mlc.gather"(%[[WIDE]], %[[ROWS]]) {axis = 2 : i64} : (tensor<1x2x3x7xf32>, tensor<6xi32>) -> tensor<1x2x6x7xf32>
+func.func @upsample_nearest2d_scales(%arg0: !torch.vtensor<[1,2,3,4],f32>) -> !torch.vtensor<[1,2,6,7],f32> {
+  %float3 = torch.constant.float 3.000000e+00
+  %float1.5 = torch.constant.float 1.500000e+00
+  %int6 = torch.constant.int 6
+  %int7 = torch.constant.int 7
+  %0 = torch.prim.ListConstruct %int6, %int7 : (!torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.upsample_nearest2d %arg0, %0, %float3, %float1.5 : !torch.vtensor<[1,2,3,4],f32>, !torch.list<int>, !torch.float, !torch.float -> !torch.vtensor<[1,2,6,7],f32>
+  return %1 : !torch.vtensor<[1,2,6,7],f32>
+}
+
+// -----
+
+/// The explicit upsample_nearest1d: eager's 1-D kernel has no such shortcut, floor(i / 3).
+
+// CHECK-LABEL: func.func @upsample_nearest1d_scale
+// CHECK: %[[COLS:.*]] = "mlc.constant"() {value = dense<[0, 0, 0, 1, 1, 1, 2, 2, 2, 3]> : tensor<10xi32>}
+// CHECK: "mlc.gather"(%arg0, %[[COLS]]) {axis = 2 : i64} : (tensor<1x2x5xf32>, tensor<10xi32>) -> tensor<1x2x10xf32>
+func.func @upsample_nearest1d_scale(%arg0: !torch.vtensor<[1,2,5],f32>) -> !torch.vtensor<[1,2,10],f32> {
+  %float3 = torch.constant.float 3.000000e+00
+  %int10 = torch.constant.int 10
+  %0 = torch.prim.ListConstruct %int10 : (!torch.int) -> !torch.list<int>
+  %1 = torch.aten.upsample_nearest1d %arg0, %0, %float3 : !torch.vtensor<[1,2,5],f32>, !torch.list<int>, !torch.float -> !torch.vtensor<[1,2,10],f32>
+  return %1 : !torch.vtensor<[1,2,10],f32>
+}
