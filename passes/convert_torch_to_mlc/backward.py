@@ -45,10 +45,31 @@ def _float_operands(op):
 
 @converts("torch.aten.threshold_backward", makes=(ew.CompareOp, ew.SelectOp), keep_whole=True)
 def threshold_backward(op):
-    """grad where x > threshold, else 0 (relu's backward at threshold 0)."""
-    grad, x = _float_operands(op)
-    below = _le(x, _constant(op.float("threshold"), x))
-    return _select(below, _constant(0.0, grad), grad)
+    """grad where x > threshold, else 0 (relu's backward at threshold 0). x is compared in
+    torch's promotion of the two types, as eager does, and in an integer type with the
+    threshold truncated toward zero (-0.5 is 0). The result's type is torch.export's,
+    the gradient's: eager's int64 gradient with a float32 x is float32, of the same values."""
+    grad, x = op.tensor("grad_output"), op.tensor("self_")
+    common = _promoted(grad.type.element_type, x.type.element_type)
+    if str(common) == "i1":
+        raise NotConvertible("threshold_backward of bools (torch has none)")
+    if list(grad.type.shape) != list(x.type.shape):
+        raise NotConvertible("threshold_backward with a broadcast gradient")
+    threshold = op.float("threshold")
+    below = _le(cast_to(x, common), splat(threshold if is_float(common) else math.trunc(threshold), common))
+    grad = cast_to(grad, op.result_type().element_type)
+    return _select(below, _constant(0, grad), grad)
+
+
+def _promoted(a: ir.Type, b: ir.Type) -> ir.Type:
+    """torch's promotion of two tensors' element types: a float over an integer, else the
+    wider (f16 with bf16 is f32)."""
+    if is_float(a) != is_float(b):
+        return a if is_float(a) else b
+    width_a, width_b = (ir.FloatType(t).width if is_float(t) else ir.IntegerType(t).width for t in (a, b))
+    if a != b and width_a == width_b:
+        return ir.F32Type.get()
+    return a if width_a >= width_b else b
 
 
 @converts("torch.aten.gelu_backward", makes=(ew.ErfOp, ew.ExpOp, ew.TanhOp, ew.MulOp, ew.AddOp, ew.SubOp),

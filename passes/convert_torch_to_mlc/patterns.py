@@ -12,6 +12,8 @@ every mlc op is made by some conversion, or says why not); `keep_whole` asks
 torch-mlir not to decompose the torch ops before mlc sees them
 (`driver/frontend/torch_import.py` derives its backend-legal ops from it); `takes_complex`
 lets the conversion see complex tensors, which every other conversion declines.
+An op on unsigned integers is converted as it stands or widened, or declined, as
+unsigned.py decides.
 """
 
 import dataclasses
@@ -21,6 +23,7 @@ from collections.abc import Callable, Mapping
 from torch_mlir import ir
 
 from ..op_registry import InstanceDeclined
+from . import unsigned
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,7 +40,8 @@ CONVERSIONS: dict[str, Conversion] = {}
 
 _TORCH_DTYPES = {
     "f16": "f16", "bf16": "bf16", "f32": "f32", "f64": "f64",
-    "si64": "i64", "si32": "i32", "si16": "i16", "si8": "i8", "ui8": "i8", "i1": "i1",
+    "si64": "i64", "si32": "i32", "si16": "i16", "si8": "i8", "ui8": "i8", "ui16": "i16", "ui32": "i32", "ui64": "i64",
+    "i1": "i1",
     "complex<f32>": "complex<f32>", "complex<f64>": "complex<f64>",
 }
 _VTENSOR = re.compile(r"!torch\.vtensor<\[([^\]]*)\],([\w<>]+)>")
@@ -169,6 +173,42 @@ class TorchOp:
         return [as_builtin(element) for element in producer.operands]
 
 
+class WidenedTorchOp(TorchOp):
+    """A torch op on unsigned integers as its conversion sees it widened (unsigned.py):
+    unsigned operands zero-extended to a wider signed type, unsigned results of that
+    type, and integer scalars wrapped into the unsigned type where torch computes in it."""
+
+    def __init__(self, op: ir.Operation):
+        super().__init__(op)
+        self.unsigned_type = unsigned.unsigned_type(op)
+        self.wraps_scalars = unsigned.computes_in_unsigned(op)
+
+    def tensor(self, key: Operand) -> ir.Value:
+        return unsigned.zero_extended(super().tensor(key), self.operand(key).type)
+
+    def tensors(self, key: Operand) -> list[ir.Value]:
+        elements = self._constant(key, ("torch.prim.ListConstruct",)).operands
+        return [unsigned.zero_extended(as_builtin(element), element.type) for element in elements]
+
+    def result_type(self, index: int = 0) -> ir.RankedTensorType:
+        return _widened(super().result_type(index), self.op.results[index].type)
+
+    def operand_type(self, key: Operand) -> ir.RankedTensorType:
+        return _widened(super().operand_type(key), self.operand(key).type)
+
+    def float(self, key: Operand) -> float:
+        value = super().float(key)
+        if self.wraps_scalars and defining_op(self.operand(key)).name == "torch.constant.int":
+            return float(unsigned.wrapped(int(value), self.unsigned_type))
+        return value
+
+
+def _widened(type_: ir.RankedTensorType, torch_type: ir.Type) -> ir.RankedTensorType:
+    if not unsigned.is_unsigned(torch_type):
+        return type_
+    return ir.RankedTensorType.get(type_.shape, unsigned.widened_element(torch_type))
+
+
 def _named(key: Operand) -> str:
     return f"'{key.removesuffix('_')}'" if isinstance(key, str) else str(key)
 
@@ -186,16 +226,16 @@ def make_pattern(conversion: Conversion, failures: dict, scratch: ir.Module):
     driver from converging (`flip`, `clamp_tensor`, the size arithmetic of 63245f2)."""
 
     def pattern(op, rewriter):
-        if op.name not in SIGN_AGNOSTIC and _reads_or_makes_unsigned(op):
-            failures[op.name] = "unsigned integers: mlc's integer ops are signed"
-            return True
         if not conversion.takes_complex and _reads_or_makes_complex(op):
             failures[op.name] = COMPLEX_DECLINED
             return True
         try:
+            widen = unsigned.needs_widening(op)
             with ir.InsertionPoint(scratch.body), op.location:
-                values = conversion.convert(TorchOp(op))
+                values = conversion.convert(WidenedTorchOp(op) if widen else TorchOp(op))
                 values = values if isinstance(values, (list, tuple)) else [values]
+                if widen:
+                    values = [unsigned.narrowed(v, r.type) for v, r in zip(values, op.results)]
                 wrapped = [wrap_result(v, r.type) for v, r in zip(values, op.results)]
         except InstanceDeclined as declined:
             failures[op.name] = declined.reason
@@ -210,35 +250,6 @@ def make_pattern(conversion: Conversion, failures: dict, scratch: ir.Module):
         return False
 
     return pattern
-
-
-# torch ops whose result bits do not depend on whether integers are signed; mlc's
-# integer ops are signed (maxsi, divsi, sitofp), so other ops on uint8 are left for
-# the fallback, which knows unsigned types.
-SIGN_AGNOSTIC = {
-    f"torch.aten.{name}" for name in (
-        "view", "reshape", "_reshape_copy", "permute", "transpose.int", "t", "slice.Tensor", "select.int", "cat",
-        "stack", "expand", "squeeze.dim", "squeeze", "unsqueeze", "flatten.using_ints", "clone", "contiguous",
-        "index.Tensor", "index_select", "gather", "flip", "add.Tensor", "sub.Tensor", "mul.Tensor", "add.Scalar",
-        "sub.Scalar", "mul.Scalar", "neg",
-        "bitwise_and.Tensor", "bitwise_or.Tensor", "bitwise_xor.Tensor", "bitwise_not", "eq.Tensor", "ne.Tensor",
-        "eq.Scalar", "ne.Scalar", "where.self", "zeros_like", "ones_like", "full_like",
-    )
-}
-# casts may make unsigned integers (not read them): data.cast gives torch's bits
-TO_UNSIGNED = {"torch.aten.to.dtype", "torch.aten._to_copy", "torch.prims.convert_element_type"}
-_UNSIGNED = re.compile(r",ui\d+>$")
-
-
-def is_unsigned(type_: ir.Type) -> bool:
-    """Whether a torch value type is a tensor of unsigned integers (`!torch.vtensor<[4],ui8>`)."""
-    return _UNSIGNED.search(str(type_)) is not None
-
-
-def _reads_or_makes_unsigned(op: ir.Operation) -> bool:
-    if any(is_unsigned(v.type) for v in op.operands):
-        return True
-    return op.name not in TO_UNSIGNED and any(is_unsigned(v.type) for v in op.results)
 
 
 # Complex tensors reach only the conversions that build or take apart complex values

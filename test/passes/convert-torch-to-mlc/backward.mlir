@@ -16,6 +16,39 @@ func.func @threshold_backward(%arg0: !torch.vtensor<[2,3],f32>, %arg1: !torch.vt
 
 // -----
 
+/// Integers compare with the threshold truncated toward zero, as torch converts it (-0.5 is 0).
+
+// CHECK-LABEL: func.func @threshold_backward_int64
+// CHECK-SAME: (%[[G:.*]]: tensor<2x3xi64>, %[[X:.*]]: tensor<2x3xi64>)
+// CHECK: %[[T:.*]] = "mlc.constant"() {value = dense<0> : tensor<i64>}
+// CHECK: %[[BELOW:.*]] = "mlc.compare"(%[[X]], %[[T]]) {predicate = "le"}
+// CHECK: %[[R:.*]] = "mlc.select"(%[[BELOW]], %{{.*}}, %[[G]])
+// CHECK: return %[[R]]
+func.func @threshold_backward_int64(%arg0: !torch.vtensor<[2,3],si64>, %arg1: !torch.vtensor<[2,3],si64>) -> !torch.vtensor<[2,3],si64> {
+  %float-5.000000e-01 = torch.constant.float -5.000000e-01
+  %0 = torch.aten.threshold_backward %arg0, %arg1, %float-5.000000e-01 : !torch.vtensor<[2,3],si64>, !torch.vtensor<[2,3],si64>, !torch.float -> !torch.vtensor<[2,3],si64>
+  return %0 : !torch.vtensor<[2,3],si64>
+}
+
+// -----
+
+/// Mixed types: x is compared in torch's promotion of the two types (here as float32,
+/// 0.75 > 0.5), the result has torch.export's type, the gradient's.
+
+// CHECK-LABEL: func.func @threshold_backward_int_gradient_float_input
+// CHECK-SAME: (%[[G:.*]]: tensor<2x3xi64>, %[[X:.*]]: tensor<2x3xf32>)
+// CHECK: %[[T:.*]] = "mlc.constant"() {value = dense<5.000000e-01> : tensor<f32>}
+// CHECK: %[[BELOW:.*]] = "mlc.compare"(%[[X]], %[[T]]) {predicate = "le"}
+// CHECK: %[[ZERO:.*]] = "mlc.constant"() {value = dense<0> : tensor<i64>}
+// CHECK: "mlc.select"(%[[BELOW]], %[[ZERO]], %[[G]]) : (tensor<2x3xi1>, tensor<i64>, tensor<2x3xi64>) -> tensor<2x3xi64>
+func.func @threshold_backward_int_gradient_float_input(%arg0: !torch.vtensor<[2,3],si64>, %arg1: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],si64> {
+  %float5.000000e-01 = torch.constant.float 5.000000e-01
+  %0 = torch.aten.threshold_backward %arg0, %arg1, %float5.000000e-01 : !torch.vtensor<[2,3],si64>, !torch.vtensor<[2,3],f32>, !torch.float -> !torch.vtensor<[2,3],si64>
+  return %0 : !torch.vtensor<[2,3],si64>
+}
+
+// -----
+
 /// gelu_backward with approximate "tanh": grad times torch's derivative of the tanh form.
 
 // CHECK-LABEL: func.func @gelu_backward_tanh
