@@ -143,7 +143,7 @@ def test_options_reach_mlc():
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"tile": 4}, "unknown option 'tile' \\(known: target, opt_level\\)"),
+    ({"tile": 4}, "unknown option 'tile' \\(known: target, opt_level, precision\\)"),
     ({"opt_level": "2"}, "option 'opt_level' expects int, got '2'"),
 ])
 def test_bad_options_are_errors(options, message):
