@@ -60,9 +60,7 @@ OPS.case("mixed_types", lambda a, b: (a + b.long(), a * 2.5, torch.where(a > b, 
 # the same bits either way: computed as they stand
 OPS.case("sign_agnostic", lambda a, b, s: (a + b, a - b, a * b, a & b, a | b, a ^ b, ~a, -a, a << 2,
                                            torch.bitwise_left_shift(a, s), torch.where(a > b, a, b)), A, B, SHIFTS)
-# a uint8 constant (a mask buffer's kind): torch-mlir's importer types its blob ui8; widened, it folds
-OPS.case("uint8_constant", lambda a: (a + torch.tensor([200, 1, 255, 0, 128], dtype=torch.uint8),
-                                      torch.maximum(a, torch.tensor([200, 1, 255, 0, 128], dtype=torch.uint8))), A)
+# (a uint8 constant blob, a mask buffer's kind, is left to the fallback: passes/convert_torch_to_mlc/data.py)
 # uint32: eager casts, divides (true division), compares for equality and multiplies
 OPS.case("uint32", lambda u, v: (u.float(), u.double(), u.long(), u.to(torch.int32), u / v, u == v, u * v), U32, V32)
 
