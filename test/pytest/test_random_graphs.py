@@ -54,13 +54,13 @@ def test_what_random_programs_found(name, opt_level):
 
 
 @pytest.mark.iree
-@pytest.mark.xfail(strict=True, reason="open: IREE 3.13's data tiling on llvm-cpu (right without it, on mlir-cpu "
-                                       "and at -O2); found by the random programs, seed 7003 (README, Reliability)")
+@pytest.mark.xfail(strict=True, reason="open: IREE 3.13's llvm-cpu code for this graph (right on mlir-cpu, and "
+                                       "without data tiling); found by the random programs, seed 7003 (README, Reliability)")
 def test_a_strided_conv1d_then_its_gram_matrix():
     """torch.matmul(v, v^T) of a stride-2 conv1d's [6, 6, 1] output (a batch matmul with
     K = 1): at -O0 and -O1 on llvm-cpu, 108 of 216 elements differ (by up to 7.2); mlc's
     linalg is right (mlir-cpu runs it right, and so does llvm-cpu with data tiling off).
-    Strict, so a fix (in IREE, or mlc lowering K = 1 matmuls as products) is noticed."""
+    Strict, so a fix is noticed."""
     torch.manual_seed(0)
     weight = torch.randn((6, 2, 2)) / 2
 
