@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.models, pytest.mark.iree]
 FALLBACK = {
     "gpt_neo": {"torch.vtensor.literal"},  # a uint8 mask buffer: mlc reads no unsigned blob (data.py)
 }
-# Grouped convolutions in NHWC need stack frames over IREE's 32 KB limit (driver/compile.py).
+# Grouped convolutions in NHWC need stack frames over IREE's 32 KB limit (driver/failures.py).
 RETRIED_AT_O1 = {"regnet_y_400mf", "wav2vec2"}
 
 
