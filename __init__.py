@@ -51,7 +51,7 @@ def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2
                              progress=progress, cache=cache)
     if report is not None:
         with open(report, "w") as file:
-            json.dump(compiled.report, file, indent=2)
+            json.dump(compiled.report.to_json(), file, indent=2)
     return compiled
 
 

@@ -18,7 +18,7 @@ from torch_mlir import ir
 from .. import pipelines
 from ..dialects import make_context
 from ..errors import UserError
-from ..passes.lower_torch_fallback import fallback_ops
+from ..passes.lower_torch_fallback import LowerTorchFallback
 from ..pipelines.torch_to_mlc import torch_to_mlc
 from . import diagnostics, reproducer
 from .backends import iree as iree_backend
@@ -30,6 +30,7 @@ from .frontend import torch_import
 from .frontend.dynamic_shapes import report as dynamic_shapes_report
 from .graph_summary import count_ops, fusion_groups, matmul_flops
 from .progress import SILENT, Progress
+from .report import PassRecord, Report, Retried, StageRecord
 
 LEVELS = ("torch", "mlc", "linalg", "vmfb")
 
@@ -49,7 +50,7 @@ def detect_level(module: ir.Operation) -> str:
     return "torch" if "torch" in names else "mlc" if "mlc" in names else "linalg"
 
 
-def run_stage(stage: str, elements: list, module: ir.Operation, report: dict) -> None:
+def run_stage(stage: str, elements: list, module: ir.Operation) -> StageRecord:
     """Runs one stage's passes; their diagnostics become a `StageFailure`."""
     runner = pipelines.PipelineRunner(elements, context=module.context)
     start = time.perf_counter()
@@ -60,16 +61,12 @@ def run_stage(stage: str, elements: list, module: ir.Operation, report: dict) ->
         collector.add_error(error)
         raise StageFailure("\n".join(d.format() for d in collector.diagnostics), stage=stage,
                            internal=bool(runner.internal_errors), declined=runner.declined) from None
-    report["stages"].append({
-        "stage": stage,
-        "seconds": round(time.perf_counter() - start, 4),
-        "passes": [{"name": r.name, "statistics": r.statistics, "seconds": round(r.seconds, 4)} for r in runner.records],
-    })
+    return StageRecord(stage, round(time.perf_counter() - start, 4),
+                       tuple(PassRecord(r.name, r.statistics, round(r.seconds, 4)) for r in runner.records))
 
 
-def new_report(target: BoundTarget, pipeline: pipelines.Pipeline) -> dict:
-    return {"target": target.name, "pipeline": pipeline.name, "passes": pipeline.names(target), "ops": {},
-            "stages": []}
+def new_report(target: BoundTarget, pipeline: pipelines.Pipeline, precision: str) -> Report:
+    return Report(target=target.name, pipeline=pipeline.name, passes=pipeline.names(target), precision=precision)
 
 
 def export_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None) -> torch.export.ExportedProgram:
@@ -110,7 +107,7 @@ def every_unsupported_op(program: torch.export.ExportedProgram, allow_fallback: 
         lines.append(f"  {name:<{width}}  x{len(places)}  at {', '.join(unique[:5])}{' ...' if len(unique) > 5 else ''}")
     try:
         module = torch_import.import_program(program, make_context()).operation
-        run_stage("torch to mlc", torch_to_mlc(allow_fallback), module, {"stages": []})
+        run_stage("torch to mlc", torch_to_mlc(allow_fallback), module)
     except UserError as error:
         lines += ["and", str(error)]
     return "\n".join(lines)
@@ -140,8 +137,7 @@ class Compilation:
         self.pipeline = (pipeline if pipeline is not None else pipelines.get("O2")).with_precision(precision)
         self.allow_fallback, self.params, self.repro = allow_fallback, params, repro
         self.progress, self.cache, self.program = progress, cache, program
-        self.report = new_report(target, self.pipeline)
-        self.report["precision"] = precision
+        self.report = new_report(target, self.pipeline, precision)
         self.levels: dict[str, str] | None = {level: print_ir(module)} if keep_ir and level == "torch" else (
             {} if keep_ir else None)
         self.observers: list = []
@@ -156,7 +152,7 @@ class Compilation:
                                            allow_fallback=allow_fallback)
         compilation = cls(module, target=target, allow_fallback=allow_fallback, progress=progress, program=program,
                           **options)
-        compilation.report["dynamic shapes"] = dynamic_shapes_report(program, dynamic_shapes, model)
+        compilation.report.dynamic_shapes = dynamic_shapes_report(program, dynamic_shapes, model)
         return compilation
 
     def observe(self, callback) -> "Compilation":
@@ -166,7 +162,7 @@ class Compilation:
     def run(self, stop: str = "vmfb"):
         """Runs the stages down to `stop`; returns the executable when `stop` is "vmfb".
         At -O2, a plan IREE cannot compile within the target's limits is compiled again
-        at -O1, and `report["retried"]` says why, for the caller to tell the user. A
+        at -O1, and `report.retried` says why, for the caller to tell the user. A
         pipeline of the user's is never replaced."""
         if self.pipeline != pipelines.get("O2").with_precision(self.precision) or stop != "vmfb":
             return self._lower(self.module, stop)
@@ -175,10 +171,11 @@ class Compilation:
             return self._lower(self.module, stop)
         except PlanOverTargetLimit as error:
             self.pipeline = pipelines.get("O1").with_precision(self.precision)
-            self.report.update(new_report(self.target, self.pipeline), retried={
-                "pipeline": "O1", "because": error.reason,
-                "note": f"IREE could not compile mlc's -O2 plan for {self.target.name} ({error.reason}); "
-                        "compiled at -O1 instead (no layout change, no fusion)"})
+            self.report.record(  # in place: a client may hold the report already
+                pipeline=self.pipeline.name, passes=self.pipeline.names(self.target), ops={}, stages=[],
+                retried=Retried("O1", error.reason,
+                                f"IREE could not compile mlc's -O2 plan for {self.target.name} ({error.reason}); "
+                                "compiled at -O1 instead (no layout change, no fusion)"))
             if self.levels is not None:
                 for level in [level for level in self.levels if level != "torch"]:
                     del self.levels[level]
@@ -204,7 +201,7 @@ class Compilation:
         with self.progress.stage(name):
             before = module.clone()
             try:
-                run_stage(name, elements, module, self.report)
+                self.report.stages.append(run_stage(name, elements, module))
             except StageFailure as failure:
                 if name == "torch to mlc" and not failure.internal:
                     raise
@@ -220,15 +217,15 @@ class Compilation:
                   if self.params is not None else None)
         if order(start) < order("mlc") <= order(stop):
             self._stage("torch to mlc", torch_to_mlc(self.allow_fallback), module)
-            if self.allow_fallback and fallback_ops(report):  # which ops took torch-mlir's lowering, if any did
-                report["fallback"] = fallback_ops(report)
-            report["ops"]["after import"] = count_ops(module)
+            if self.allow_fallback:  # which ops took torch-mlir's lowering, if any did
+                report.fallback = report.pass_statistics(LowerTorchFallback.name) or None
+            report.ops["after import"] = count_ops(module)
         if order(start) < order("linalg") and order("mlc") <= order(stop) and pipeline.passes:
             self._stage(f"{pipeline.name} graph passes", pipeline.graph_passes(self.target), module)
         if order(start) < order("linalg"):
-            report["ops"]["after optimization"] = count_ops(module)
-            report["matmul flops"] = matmul_flops(module)
-            report["fusion groups"] = fusion_groups(module)
+            report.ops["after optimization"] = count_ops(module)
+            report.matmul_flops = matmul_flops(module)
+            report.fusion_groups = fusion_groups(module)
         if order(start) <= order("mlc") <= order(stop):
             self._reached("mlc", module)
         if order(start) < order("linalg") <= order(stop):
@@ -243,7 +240,7 @@ class Compilation:
         if target.target_passes is not None:
             with self.progress.stage(f"{target.name} passes"):
                 elements, facts = target.passes(module)
-            report.update(facts)
+            report.record(**facts)
             if elements:
                 self._stage(f"{target.name} passes", elements, module)
         self._reached("target", module)
@@ -259,40 +256,33 @@ class Compilation:
             if failure.over_target_limit:
                 raise PlanOverTargetLimit(message, failure.first_error.split("error: ")[-1]) from None
             raise UserError(message) from None
-        report["stages"].append({"stage": f"compile for {target.name}", "seconds": round(time.perf_counter() - begin, 4)})
-        self.runtime_driver = target.driver_for(report.get("matmul flops"))
+        report.stages.append(StageRecord(f"compile for {target.name}", round(time.perf_counter() - begin, 4)))
+        self.runtime_driver = target.driver_for(report.matmul_flops)
         if target.is_iree:
             self._report_executable(artifact)
         return artifact
 
     def _report_executable(self, artifact) -> None:
         report = self.report
-        report["executable cache"] = artifact.cache
-        report["runtime driver"] = self.runtime_driver
-        report["dispatches"] = iree_backend.dispatch_count(artifact)
+        report.executable_cache = artifact.cache
+        report.runtime_driver = self.runtime_driver
+        report.dispatches = iree_backend.dispatch_count(artifact)
         counted = getattr(artifact, "statistics", {})
         if "regions" in counted:
-            report["dispatches by kind"] = dispatch_kinds(counted, report)
-        if "data tiling" in counted:
-            report["data tiling"] = counted["data tiling"]
-        report["distinct kernels"] = iree_backend.kernel_count(artifact)
+            report.dispatches_by_kind = dispatch_kinds(counted, report)
+        report.data_tiling = counted.get("data tiling")
+        report.distinct_kernels = iree_backend.kernel_count(artifact)
 
 
-def pass_statistic(report: dict, pass_name: str, statistic: str) -> int:
-    """A statistic of a pass, summed over the stages that ran it."""
-    return sum(record["statistics"].get(statistic, 0) for stage in report["stages"]
-               for record in stage.get("passes", []) if record["name"] == pass_name)
-
-
-def dispatch_kinds(counted: dict, report: dict) -> dict:
+def dispatch_kinds(counted: dict, report: Report) -> dict:
     """What one call's dispatches are: mlc's dispatch regions (one per fusion group),
     those IREE forms itself (the padded inputs of convolutions, groups inlined for
     untraceable dynamic sizes, ops mlc did not group), and the activation packs of data
     tiling; the matmuls on mlc's matmul library; and what runs once at load (the weights
     packed for the microkernels)."""
-    library = pass_statistic(report, "mlc-library-matmuls", "matmuls on the library")
-    regions = (pass_statistic(report, "mlc-form-dispatch-regions", "dispatch regions")
-               - pass_statistic(report, "mlc-library-matmuls", "regions left empty"))
+    library = report.pass_statistic("mlc-library-matmuls", "matmuls on the library")
+    regions = (report.pass_statistic("mlc-form-dispatch-regions", "dispatch regions")
+               - report.pass_statistic("mlc-library-matmuls", "regions left empty"))
     return {"mlc dispatch regions": regions, "library matmuls": library,
             "formed by IREE": counted["regions"] - regions - library,
             "data-tiling packs": counted["encodings"], "at load": counted["at load"]}

@@ -43,9 +43,9 @@ def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeli
             external_parameters.remove(params)
         raise
     report = compilation.report
-    if "retried" in report:
-        warnings.warn(f"mlc: {report['retried']['note']}", stacklevel=3)
-    report["seconds"] = round(time.perf_counter() - start, 3)
+    if report.retried:
+        warnings.warn(f"mlc: {report.retried.note}", stacklevel=3)
+    report.seconds = round(time.perf_counter() - start, 3)
     return Compiled(program=compilation.program, ir_levels=compilation.levels, artifact=artifact, target=bound,
                     report=report, parameters=params, owns_parameters=owned, plan=seen.get("mlc"),
                     runtime_driver=compilation.runtime_driver, planned=seen.get("target") or [])

@@ -88,13 +88,3 @@ def fallback_note(counts: dict[str, int]) -> str:
     ops = ", ".join(f"{name} x{count}" for name, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])))
     return (f"{sum(counts.values())} torch op(s) of {len(counts)} kind(s) took torch-mlir's lowering, not mlc's "
             f"(--no-fallback makes this an error): {ops}")
-
-
-def fallback_ops(report: dict) -> dict[str, int]:
-    """The torch ops (name -> count) this pass lowered, from a compile report's stages."""
-    counts: dict[str, int] = {}
-    for stage in report.get("stages", []):
-        for record in stage.get("passes", []):
-            if record["name"] == LowerTorchFallback.name:
-                counts.update(record["statistics"])
-    return counts

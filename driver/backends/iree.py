@@ -319,9 +319,9 @@ def _cpu_passes(module: ir.Operation, options: dict) -> tuple[list[str], dict]:
     CPU, move to the library (matmul_choice.py, passes/library_matmuls.py)."""
     choice = matmul_choice.choose(module, options)
     if not choice["library"]:
-        return [], {"matmul library": choice}
+        return [], {"matmul_library": choice}
     shapes = ",".join(choice["library"])
-    return [f"mlc-library-matmuls{{shapes={shapes} workgroups={matmul_choice.WORKGROUPS}}}"], {"matmul library": choice}
+    return [f"mlc-library-matmuls{{shapes={shapes} workgroups={matmul_choice.WORKGROUPS}}}"], {"matmul_library": choice}
 
 
 LLVM_CPU = Target(

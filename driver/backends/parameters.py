@@ -31,6 +31,7 @@ from torch_mlir import ir
 from ...errors import UserError
 from ...passes import constant_values
 from .. import atomic_file
+from ..report import Report, StageRecord
 
 SCOPE = "model"
 # Smaller constants (biases, norm scales, shape tensors) stay in the module: they
@@ -191,7 +192,7 @@ def io_module(instance, path):
     return iree.runtime.create_io_parameters_module(instance, index.create_provider(scope=SCOPE))
 
 
-def export(module: ir.Operation, path, report: dict, min_bytes: int = MIN_BYTES,
+def export(module: ir.Operation, path, report: Report, min_bytes: int = MIN_BYTES,
            folded: FoldedWeightFile | None = None) -> None:
     """Moves the module's large weights into an archive at `path` (those folded into
     `folded` from there); notes what moved in `report`."""
@@ -201,9 +202,9 @@ def export(module: ir.Operation, path, report: dict, min_bytes: int = MIN_BYTES,
     if folded is not None:
         constant_values.keep_new_arrays_with(module.context, None)
         folded.close()
-    report["stages"].append({"stage": "parameter archive", "seconds": round(time.perf_counter() - begin, 4)})
-    report["parameters"] = {"archive": str(path), "count": len(arrays),
-                            "bytes": int(sum(array.nbytes for array in arrays.values()))}
+    report.stages.append(StageRecord("parameter archive", round(time.perf_counter() - begin, 4)))
+    report.parameters = {"archive": str(path), "count": len(arrays),
+                         "bytes": int(sum(array.nbytes for array in arrays.values()))}
 
 
 def resolve(external_params) -> tuple[str | None, bool]:

@@ -30,7 +30,7 @@ class Target:
     runs_alone: tuple[str, ...] = ()  # mlc ops its compiler takes only in a dispatch of their own (mlc-fuse{isolate})
     left_outside: tuple[str, ...] = ()  # mlc ops left out of every group, for IREE to place (mlc-fuse{outside})
     # Passes of its own on the lowered module, chosen from it and the target options, and
-    # what to report of the choice: (linalg module, options) -> (pipeline elements, report entries)
+    # what to report of the choice: (linalg module, options) -> (pipeline elements, Report fields)
     target_passes: Callable[..., tuple[list[str], dict]] | None = None
     flags: tuple[str, ...] = ()  # iree-compile's flags for it (IREE targets)
     # The runtime driver for a model of this many matmul FLOPs (None: unknown), given the

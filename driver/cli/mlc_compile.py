@@ -206,24 +206,24 @@ def _main(argv) -> int:
                               allow_fallback=args.allow_fallback, params=args.params, repro=args.repro,
                               progress=progress, cache=executable_cache.resolve(args.cache))
     report = compilation.report
-    report["input level"] = level
+    report.input_level = level
     seen = {}
     compilation.observe(lambda reached, module_there: seen.__setitem__(reached, _what_to_keep(reached, module_there,
                                                                                                compilation, args)))
     if getattr(args, "dynamic_shapes_report", None) is not None:
-        report["dynamic shapes"] = args.dynamic_shapes_report
+        report.dynamic_shapes = args.dynamic_shapes_report
     vmfb = compilation.run(args.emit)
-    if "retried" in report:
-        print(f"mlc-compile: warning: {report['retried']['note']}", file=sys.stderr)
-    if report.get("fallback"):
-        print(f"mlc-compile: note: {fallback_note(report['fallback'])}", file=sys.stderr)
+    if report.retried:
+        print(f"mlc-compile: warning: {report.retried.note}", file=sys.stderr)
+    if report.fallback:
+        print(f"mlc-compile: note: {fallback_note(report.fallback)}", file=sys.stderr)
     if args.graph is not None:
         write_output(seen["mlc"].html(f"mlc fusion plan: {args.model}"), args.graph)
     if args.emit == "vmfb":
         write_output(vmfb, args.output)
         if matmul_library.calls_plugin(vmfb):
             plugin = matmul_library.copy_plugin(Path(args.output).parent)
-            print(f"mlc-compile: note: {len(report['matmul library']['library'])} matmul shape(s) run on mlc's matmul "
+            print(f"mlc-compile: note: {len(report.matmul_library['library'])} matmul shape(s) run on mlc's matmul "
                   f"library; the executable needs its plugin, written to {plugin}:\n  iree-run-module "
                   f"--module={args.output} --device={compilation.runtime_driver} {matmul_library.run_flag(plugin)} "
                   "--function=main --input=...", file=sys.stderr)
@@ -235,7 +235,7 @@ def _main(argv) -> int:
         with compilation.module.context:
             write_output(compilation.module.get_asm(), args.output)
     if args.report:
-        write_output(json.dumps(report, indent=2) + "\n", args.report)
+        write_output(json.dumps(report.to_json(), indent=2) + "\n", args.report)
     return 0
 
 

@@ -74,7 +74,7 @@ def bisect(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2,
     stages = [(CONVERSION, torch_to_mlc())] + [(_name(e), [e]) for e in pipeline.graph_passes(chosen)]
     done = []
     for name, elements in stages:
-        run_stage(name, elements, module, {"stages": []})
+        run_stage(name, elements, module)
         done += [e for e in elements if name != CONVERSION]
         error = run.max_error(run.outputs(module, done), expected)
         if not run.close(error, expected):
@@ -100,7 +100,7 @@ class Runner:
             if extra is not None:
                 extra(copy)
             lowering = pipelines.Pipeline("bisect", "", list(graph_passes)).lowering(self.target)
-            run_stage("lowering to linalg", lowering, copy, {"stages": []})
+            run_stage("lowering to linalg", lowering, copy)
             return self.target.load(self.target.compile(copy))(*self.inputs)
         finally:
             copy.erase()

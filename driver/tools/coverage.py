@@ -215,7 +215,7 @@ def _run(text: str, context: ir.Context, stages: list[tuple[str, list]]) -> ir.M
     except ir.MLIRError as error:  # an op using values from above cannot stand alone
         raise UserError(f"cannot be checked on its own: {error.error_diagnostics[0].message}") from None
     for stage, elements in stages:
-        run_stage(stage, elements, module.operation, {"stages": []})
+        run_stage(stage, elements, module.operation)
     return module
 
 

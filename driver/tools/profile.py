@@ -32,6 +32,7 @@ from ...dialects.locations import source_line
 from ...errors import UserError
 from ..backends import iree as iree_backend
 from ..backends import matmul_library
+from ..report import Report
 
 # Ops that IREE folds into their consumers or leaves as metadata: no dispatch of their own.
 NO_DISPATCH = ("arith.", "tensor.empty", "tensor.dim", "tensor.collapse_shape", "tensor.expand_shape",
@@ -73,13 +74,13 @@ def plan(module: ir.Operation) -> list[PlannedDispatch]:
     return planned
 
 
-def planned_dispatches(module: ir.Operation, target, report: dict) -> list[PlannedDispatch]:
+def planned_dispatches(module: ir.Operation, target, report: Report) -> list[PlannedDispatch]:
     """`plan` of the module a target compiles (none for a target without dispatch
     regions), each fusion group named by mlc's ops when no group was inlined."""
     if not (target.is_iree and target.dispatch_regions):
         return []
     planned = plan(module)
-    groups = report.get("fusion groups", [])
+    groups = report.fusion_groups or []
     if len([p for p in planned if p.group is not None]) == len(groups):
         for entry in planned:
             if entry.group is not None:

@@ -6,7 +6,6 @@ import pytest
 import torch
 
 import mlc
-import mlc.driver.compilation as compile_
 import models  # examples/models.py, on the path through conftest.py
 
 pytestmark = [pytest.mark.slow, pytest.mark.iree]
@@ -20,7 +19,7 @@ def test_one_dispatch_per_fusion_group(example_model):
     kinds = compiled.report["dispatches by kind"]
     assert kinds["mlc dispatch regions"] == groups
     # IREE forms one dispatch of its own per convolution input pad mlc keeps out of a region
-    pads = compile_.pass_statistic(compiled.report, "mlc-form-dispatch-regions", "input pads computed before their region")
+    pads = compiled.report.pass_statistic("mlc-form-dispatch-regions", "input pads computed before their region")
     assert kinds["formed by IREE"] == pads
     assert compiled.report["dispatches"] == groups + pads + kinds["data-tiling packs"]
     assert compiled.report["data tiling"] == "on" and kinds["at load"] > 0  # weights packed once
@@ -29,7 +28,7 @@ def test_one_dispatch_per_fusion_group(example_model):
 def test_without_data_tiling_each_group_is_one_dispatch(example_model):
     name, model, inputs = example_model
     compiled = mlc.compile(model, inputs, target_options={"data-tiling": False})
-    pads = compile_.pass_statistic(compiled.report, "mlc-form-dispatch-regions", "input pads computed before their region")
+    pads = compiled.report.pass_statistic("mlc-form-dispatch-regions", "input pads computed before their region")
     assert compiled.report["dispatches"] == len(compiled.report["fusion groups"]) + pads
     assert compiled.report["dispatches by kind"]["data-tiling packs"] == 0
     assert compiled.report["data tiling"] == "off (target option)"
