@@ -27,7 +27,7 @@ def _compile_and_compare(fn, *inputs, opt_level=2, dynamic_shapes=None, call_wit
     (default: `inputs`); floats to rtol=1e-5, atol=1e-6."""
     compiled = compile_and_compare(fn, *inputs, rtol=1e-5, atol=1e-6, call_with=call_with, target="llvm-cpu",
                                    opt_level=opt_level, allow_fallback=False, dynamic_shapes=dynamic_shapes)
-    assert "fallback" not in str(compiled.report)
+    assert "fallback" not in compiled.report
     return compiled
 
 
