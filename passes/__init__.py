@@ -13,6 +13,7 @@ from . import (  # noqa: F401
     fold_batchnorm,
     fold_constants,
     form_dispatch_regions,
+    guard_reduction_rereads,
     fuse,
     library_matmuls,
     lower_linalg_to_affine,

@@ -18,6 +18,9 @@ from ..passes.registry import Pass
 LOWERING = ["mlc-lower-to-linalg", "canonicalize", "cse"]
 # Fusion groups survive lowering and become IREE dispatch regions.
 LOWERING_WITH_FUSION = ["mlc-lower-to-linalg{keep-fusion-groups=true}", "mlc-form-dispatch-regions", "canonicalize", "cse"]
+# For IREE, last: where IREE forms the dispatches, its code for a reduction read through
+# two maps in one dispatch is wrong (passes/guard_reduction_rereads.py).
+FOR_IREE = ["mlc-guard-reduction-rereads"]
 
 # What matmuls multiply in: f32 as the model, or bf16 accumulating in f32 (opt-in).
 PRECISIONS = ("f32", "bf16")
@@ -81,7 +84,8 @@ class Pipeline:
         `target` takes them (as IREE's do), and are inlined otherwise."""
         fused = any(_element_name(e) == "mlc-fuse" for e in self.passes)
         dispatch_regions = target is None or target.dispatch_regions
-        return LOWERING_WITH_FUSION if fused and dispatch_regions else LOWERING
+        lowering = LOWERING_WITH_FUSION if fused and dispatch_regions else LOWERING
+        return lowering + FOR_IREE if dispatch_regions else lowering
 
     def with_precision(self, precision: str) -> "Pipeline":
         """This pipeline computing its matmuls in `precision` ("f32": as it is; "bf16":

@@ -14,6 +14,7 @@ from ...dialects import compute_ops as compute
 from ...dialects.compute_ops import spatial_dims
 from ...dialects.op_base import DYNAMIC, bool_attr, i64_array, int_attr, is_float
 from ..op_registry import lowers
+from .data import convert
 from .builders import (
     PARALLEL,
     REDUCTION,
@@ -22,6 +23,7 @@ from .builders import (
     collapse,
     constant,
     dims_map,
+    elementwise,
     empty,
     expand,
     filled,
@@ -68,6 +70,8 @@ def _contraction_maps(batch_dims: int) -> list[ir.AffineMap]:
 def _lower_matmul(op):
     lhs, rhs = op.lhs, op.rhs
     element_type = op.result.type.element_type
+    if lhs.type.shape[-1] == 1:
+        return _outer_product(op)
     result_sizes = _matmul_sizes(op)
     if lhs.type.rank == 2 and rhs.type.rank == 2:
         init = _zeros(result_sizes, element_type)
@@ -80,6 +84,21 @@ def _lower_matmul(op):
         product = linalg.matmul(flat, rhs, outs=[init], indexing_maps=_contraction_maps(0))
         return expand(product, result_sizes, groups)
     return _batch_matmul(lhs, rhs, result_sizes, element_type)
+
+
+def _outer_product(op):
+    """A matmul over K = 1 is [..., M, 1] * [..., 1, N], broadcast: one parallel
+    generic, no reduction. As a contraction, IREE 3.13's data tiling computed a K = 1
+    batch_matmul fed by a strided convolution wrong on llvm-cpu (random programs,
+    seed 7003), and packing a K = 1 operand for a microkernel wins nothing."""
+    result_type = op.result.type
+    element_type = result_type.element_type
+    multiply = arith.mulf if is_float(element_type) else arith.muli
+
+    def widened(x):  # bf16 operands of an f32 product
+        return x if x.type == element_type else convert(x, element_type)
+
+    return elementwise([op.lhs, op.rhs], result_type, lambda a, b: multiply(widened(a), widened(b)))
 
 
 def _batch_matmul(lhs, rhs, result_sizes, element_type):
@@ -163,12 +182,40 @@ def _lower_conv2d(op):
     window = {"strides": stride, "dilations": dilation}
     channels = spatial_dims(op.input.type.shape, layout)[1]
     filters = spatial_dims(op.result.type.shape, layout)[1]
+    if groups == 1 and _one_window(op, axes, dilation):
+        return _one_window_matmul(x, op.weight, init, layout)
     if groups == 1:
         named = linalg.conv_2d_nchw_fchw if layout == "NCHW" else linalg.conv_2d_nhwc_hwcf
         return named(x, op.weight, outs=[init], **window)
     if groups == channels == filters:
         return _depthwise(x, op.weight, init, layout, window)
     return _grouped(x, op.weight, init, layout, groups, window, op.bias)
+
+
+def _one_window(op, axes, dilation) -> bool:
+    """Whether the convolution has one output position, its window the whole input read."""
+    return all(op.result.type.shape[a] == 1 for a in axes) and list(dilation) == [1, 1]
+
+
+def _one_window_matmul(x, weight, init, layout):
+    """A convolution with one output position is a matmul over channels x window: one
+    reduction dimension where linalg's convolution has three. IREE 3.13's CPU code is
+    wrong for a reduction over several dimensions fused with a consumer that reads its
+    result twice through different maps (a stride-2 conv1d's [B, F, 1] output times its
+    transpose; random programs, seed 7003)."""
+    if layout == "NCHW":  # [N, C, KH, KW] . [F, C, KH, KW] -> [N, F]
+        lhs, rhs, maps = collapse(x, [[0], [1, 2, 3]]), collapse(weight, [[0], [1, 2, 3]]), _transposed_b_maps()
+        groups = [[0], [1, 2, 3]]
+    else:  # [N, KH, KW, C] . [KH, KW, C, F] -> [N, F]
+        lhs, rhs, maps = collapse(x, [[0], [1, 2, 3]]), collapse(weight, [[0, 1, 2], [3]]), _contraction_maps(0)
+        groups = [[0, 1, 2], [3]]
+    product = linalg.matmul(lhs, rhs, outs=[collapse(init, groups)], indexing_maps=maps)
+    return expand(product, sizes(init), groups)
+
+
+def _transposed_b_maps() -> list[ir.AffineMap]:
+    m, n, k = (ir.AffineDimExpr.get(d) for d in range(3))
+    return [ir.AffineMap.get(3, 0, pair) for pair in ([m, k], [n, k], [m, n])]
 
 
 def _depthwise(x, weight, init, layout, window):

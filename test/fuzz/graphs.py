@@ -96,6 +96,8 @@ class Program:
 
 
 def _op_name(expression: str) -> str:
+    if ".unsqueeze(-1)" in expression and ".unsqueeze(-2)" in expression:
+        return "outer"  # `outer`: v.unsqueeze(-1) op v.unsqueeze(-2)
     call = re.match(r"(?:torch\.|F\.)?(\w+)\(|\w+\.(\w+)\(|\w+(\[)", expression)
     if call:
         return "slice" if call.group(3) else call.group(1) or call.group(2)
@@ -229,6 +231,18 @@ def reduction(b: Builder) -> Value | None:
     else:
         dim_text = f"dim={dims[0]}" if len(dims) == 1 else f"dim={tuple(dims)}"
     return b.emit(f"{function}({operand.name}, {dim_text}, keepdim={keepdim}{extra})", shape, [operand])
+
+
+def outer(b: Builder) -> Value | None:
+    """A binary op of a value's rows and columns, v[..., :, None] op v[..., None, :]: one
+    value read through two maps (pairwise distances; IREE computed it wrong after a
+    reduction, passes/guard_reduction_rereads.py)."""
+    operand = b.pick(min_rank=1, max_rank=3)
+    if operand is None:
+        return None
+    template = b.draw(st.sampled_from(BINARY))
+    expression = template.format(f"{operand.name}.unsqueeze(-1)", f"{operand.name}.unsqueeze(-2)")
+    return b.emit(expression, (*operand.shape, operand.shape[-1]), [operand])
 
 
 def softmax(b: Builder) -> Value | None:
@@ -445,7 +459,7 @@ def attention(b: Builder) -> Value | None:
 
 
 OPS = [unary, binary, reduction, softmax, normalization, linear, matmul, convolution, pooling, reshape, permute,
-       slicing, concatenate, expand, select_where, attention]
+       slicing, concatenate, expand, select_where, attention, outer]
 
 
 @st.composite

@@ -53,22 +53,42 @@ def test_what_random_programs_found(name, opt_level):
     compile_and_compare(function, *inputs, opt_level=opt_level, allow_fallback=False)
 
 
-@pytest.mark.iree
-@pytest.mark.xfail(strict=True, reason="open: IREE 3.13's llvm-cpu code for this graph (right on mlir-cpu, and "
-                                       "without data tiling); found by the random programs, seed 7003 (README, Reliability)")
-def test_a_strided_conv1d_then_its_gram_matrix():
-    """torch.matmul(v, v^T) of a stride-2 conv1d's [6, 6, 1] output (a batch matmul with
-    K = 1): at -O0 and -O1 on llvm-cpu, 108 of 216 elements differ (by up to 7.2); mlc's
-    linalg is right (mlir-cpu runs it right, and so does llvm-cpu with data tiling off).
-    Strict, so a fix is noticed."""
-    torch.manual_seed(0)
-    weight = torch.randn((6, 2, 2)) / 2
+def _conv1d_gram(x):
+    """torch.matmul(v, v^T) of a stride-2 conv1d's [6, 6, 1] output: IREE 3.13 fused the
+    convolution (a reduction over two dimensions) with a consumer reading its result
+    twice through different maps, and computed 108 of 216 elements wrong (by up to 7.2)."""
+    weight = torch.linspace(-1, 1, 24).reshape(6, 2, 2)
+    v = torch.nn.functional.conv1d(torch.stack([x, x], 2), weight, stride=2)
+    return torch.matmul(v, v.transpose(-1, -2))
 
-    def gram(x):
-        v = torch.nn.functional.conv1d(torch.stack([x, x], 2), weight, stride=2)
-        return torch.matmul(v, v.transpose(-1, -2))
 
-    compile_and_compare(gram, torch.randn(6, 2), opt_level=0, allow_fallback=False)
+# Where IREE forms the dispatches (-O0, -O1), a reduction read through two maps in one
+# dispatch came out wrong on llvm-cpu and vulkan-spirv (passes/guard_reduction_rereads.py).
+REREADS = {
+    "a strided conv1d then its gram matrix": (_conv1d_gram, (torch.randn(6, 2),)),
+    "pairwise squared distances": (  # the diagonal cancels to about 0: atol scales with the sums (about 60)
+        lambda x: (x * x).sum(-1)[:, None] + (x * x).sum(-1)[None, :] - 2 * x @ x.T, (torch.randn(100, 32),),
+        {"atol": 1e-4}),
+    "a row max against its transpose": (
+        lambda x: torch.exp(x - x.amax(-1, keepdim=True)) / x.amax(-1, keepdim=True).T, (torch.randn(16, 16),)),
+    "an elementwise result of a sum, as rows and as columns": (
+        lambda x: (x.sum(-1) * 2)[:, None] + (x.sum(-1) * 2)[None, :], (torch.randn(16, 8),)),
+}
+
+
+@pytest.mark.parametrize("name", list(REREADS))
+@pytest.mark.parametrize("opt_level", [0, 1])
+def test_a_reduction_read_through_two_maps(name, opt_level):
+    function, inputs, *tolerance = REREADS[name]
+    compile_and_compare(function, *inputs, opt_level=opt_level, allow_fallback=False, **(tolerance or [{}])[0])
+
+
+def test_a_reduction_read_through_two_maps_on_vulkan():
+    runs, why = targets.get("vulkan-spirv").can_run()
+    if not runs:
+        pytest.skip(f"vulkan-spirv does not run here: {why}")
+    function, inputs = REREADS["a row max against its transpose"][:2]
+    compile_and_compare(function, *inputs, target="vulkan-spirv", opt_level=0, allow_fallback=False)
 
 
 @pytest.mark.iree

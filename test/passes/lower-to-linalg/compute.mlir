@@ -132,6 +132,51 @@ func.func @conv_nhwc(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x4xf32>) -> tensor
 
 // -----
 
+/// One output position (a stride-2 conv1d over two columns): a matmul over channels x
+/// window, one reduction dimension. The input is cut to the window first.
+
+// CHECK-LABEL: func.func @conv_one_window_nchw
+// CHECK-SAME: (%[[X:.*]]: tensor<6x2x1x3xf32>, %[[W:.*]]: tensor<5x2x1x2xf32>, %[[BIAS:.*]]: tensor<5xf32>)
+// CHECK: %[[ACC:.*]] = linalg.broadcast ins(%[[BIAS]]
+// CHECK: %[[READ:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [6, 2, 1, 2] [1, 1, 1, 1]
+// CHECK: %[[LHS:.*]] = tensor.collapse_shape %[[READ]] {{\[\[}}0], [1, 2, 3]] : tensor<6x2x1x2xf32> into tensor<6x4xf32>
+// CHECK: %[[RHS:.*]] = tensor.collapse_shape %[[W]] {{\[\[}}0], [1, 2, 3]] : tensor<5x2x1x2xf32> into tensor<5x4xf32>
+// CHECK: %[[INIT:.*]] = tensor.collapse_shape %[[ACC]] {{\[\[}}0], [1, 2, 3]] : tensor<6x5x1x1xf32> into tensor<6x5xf32>
+// CHECK: %[[PRODUCT:.*]] = linalg.matmul indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}] ins(%[[LHS]], %[[RHS]] : tensor<6x4xf32>, tensor<5x4xf32>) outs(%[[INIT]] : tensor<6x5xf32>)
+// CHECK: tensor.expand_shape %[[PRODUCT]] {{\[\[}}0], [1, 2, 3]] output_shape [6, 5, 1, 1]
+// CHECK-NOT: linalg.conv
+func.func @conv_one_window_nchw(%x: tensor<6x2x1x3xf32>, %w: tensor<5x2x1x2xf32>, %b: tensor<5xf32>) -> tensor<6x5x1x1xf32> {
+  %0 = "mlc.conv2d"(%x, %w, %b) {stride = array<i64: 1, 2>, padding = array<i64: 0, 0, 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, layout = "NCHW"} : (tensor<6x2x1x3xf32>, tensor<5x2x1x2xf32>, tensor<5xf32>) -> tensor<6x5x1x1xf32>
+  return %0 : tensor<6x5x1x1xf32>
+}
+
+// -----
+
+/// NHWC: [N, KH, KW, C] . [KH, KW, C, F] is a plain matmul.
+
+// CHECK-LABEL: func.func @conv_one_window_nhwc
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2, 3]] : tensor<1x3x3x4xf32> into tensor<1x36xf32>
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<3x3x4x8xf32> into tensor<36x8xf32>
+// CHECK: linalg.matmul
+// CHECK-NOT: linalg.conv
+func.func @conv_one_window_nhwc(%x: tensor<1x3x3x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x1x1x8xf32> {
+  %0 = "mlc.conv2d"(%x, %w) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, layout = "NHWC"} : (tensor<1x3x3x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x1x1x8xf32>
+  return %0 : tensor<1x1x1x8xf32>
+}
+
+// -----
+
+/// Negative: one output position with dilation stays a convolution.
+
+// CHECK-LABEL: func.func @conv_one_dilated_window
+// CHECK: linalg.conv_2d_nchw_fchw
+func.func @conv_one_dilated_window(%x: tensor<1x2x3x3xf32>, %w: tensor<4x2x2x2xf32>) -> tensor<1x4x1x1xf32> {
+  %0 = "mlc.conv2d"(%x, %w) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilation = array<i64: 2, 2>, groups = 1 : i64, layout = "NCHW"} : (tensor<1x2x3x3xf32>, tensor<4x2x2x2xf32>) -> tensor<1x4x1x1xf32>
+  return %0 : tensor<1x4x1x1xf32>
+}
+
+// -----
+
 /// Grouped NCHW conv: channels split into [groups, C/groups] by expand_shape.
 
 // CHECK-LABEL: func.func @conv_nchw_groups
