@@ -25,6 +25,10 @@ def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2
     `precision="bf16"` multiplies the matmuls in bfloat16, summing in float32 (weights
     stored in bf16; everything else stays float32): about twice the matmul speed on CPUs
     with AVX-512 BF16, at about 1e-2 relative error (README, Precision).
+    `precision="int8"` multiplies the matmuls by constant weights in int8, summing in
+    int32 (weights quantized per column when compiling, activations per row at each call,
+    as torch's quantize_dynamic; a quarter of the weight bytes), at about 2e-2 relative
+    error; it needs -O1 or -O2, which fold the weights to constants.
     `dynamic_shapes` means what it means to `torch.export.export`. `report`
     names a file to write the JSON report to (it is also `compiled.report`).
     `target_options` holds a target's own options (`mlc-compile --list-targets`).

@@ -12,7 +12,8 @@ Per model it builds each variant of the same seeded model and input:
 and, on request (--variants), "mlc O0" (mlc's conversion only), "mlc O2 no data tiling",
 "mlc O2 bf16" with its peers at the same precision, "eager bf16" and "torch.compile bf16"
 (under torch.autocast("cpu", torch.bfloat16); these are checked by a relative error of
-2 %, not f32's tolerances), and
+2 %, not f32's tolerances), "mlc O2 int8" with "eager int8" (torch's quantize_dynamic of
+the Linear layers; both checked by a relative error of 5 %), and
 "mlc O2 no library" / "mlc O2 all library" (matmul-library off / on: no f32 matmul, or every
 one, on MKL through mlc's plugin; the default measures each shape on this CPU and picks).
 The column "matmul shapes on library / IREE" says how mlc O2's default chose.
@@ -31,6 +32,7 @@ is over the models where both ran.
 """
 
 import argparse
+import copy
 import io
 import math
 import os
@@ -150,6 +152,13 @@ def build_torch_compile_bf16(model, inputs):
     return function, seconds, {}
 
 
+def build_eager_int8(model, inputs):
+    """PyTorch's dynamic quantization of the Linear layers (qint8 weights, activations
+    quantized per call; fbgemm's kernels), the peer of mlc's precision="int8"."""
+    quantized = torch.ao.quantization.quantize_dynamic(copy.deepcopy(model), {torch.nn.Linear}, dtype=torch.qint8)
+    return quantized, None, {}
+
+
 def build_iree_direct(model, inputs):
     start = time.perf_counter()
     module = torch_mlir.fx.export_and_import(model, *inputs, output_type="linalg-on-tensors")
@@ -179,11 +188,12 @@ VARIANTS = {
     "mlc O2 bf16": lambda model, inputs: build_mlc(model, inputs, precision="bf16"),
     "eager bf16": build_eager_bf16,
     "torch.compile bf16": build_torch_compile_bf16,
+    "mlc O2 int8": lambda model, inputs: build_mlc(model, inputs, precision="int8"),
+    "eager int8": build_eager_int8,
 }
-# Variants that multiply in bf16: checked against eager's f32 result by the relative error
-# budget of mlc's precision="bf16" (test_precision.py), not by f32's tolerances.
-BF16_VARIANTS = {"mlc O2 bf16", "eager bf16", "torch.compile bf16"}
-BF16_BUDGET = 2e-2
+# Variants that multiply in bf16 or int8: checked against eager's f32 result by the relative
+# error budget of mlc's precision (test_precision.py), not by f32's tolerances.
+BUDGETS = {"mlc O2 bf16": 2e-2, "eager bf16": 2e-2, "torch.compile bf16": 2e-2, "mlc O2 int8": 5e-2, "eager int8": 5e-2}
 DEFAULT_VARIANTS = ["mlc O2", *PEERS]
 
 
@@ -236,10 +246,11 @@ def benchmark(name: str, variants: list[str], rounds: int, block: int) -> dict:
             continue
         error = (actual - expected).abs().max().item()
         atol = ATOL * max(1.0, expected.abs().max().item())  # float32 sums: error grows with the magnitude
-        if variant in BF16_VARIANTS and actual.shape == expected.shape:
+        if variant in BUDGETS and actual.shape == expected.shape:
             relative = float((actual.float() - expected).norm() / expected.norm())
-            close = relative < BF16_BUDGET
-            error = 0.0  # the f32 variants' largest error is the column; bf16's is by design
+            close = relative < BUDGETS[variant]
+            log(f"{name}: {variant} relative error {relative:.2e}")
+            error = 0.0  # the f32 variants' largest error is the column; a lower precision's is by design
         else:
             close = actual.shape == expected.shape and torch.allclose(actual, expected, rtol=RTOL, atol=atol)
         if not close:

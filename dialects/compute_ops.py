@@ -49,10 +49,15 @@ def matmul_result_shape(lhs_shape, rhs_shape) -> list[int]:
     return batch + [lhs_shape[-2], rhs_shape[-1]]
 
 
+# Operand and result element types of the matmuls that sum in a wider type.
+WIDENING_PRODUCTS = {("bf16", "f32"), ("i8", "i32")}
+
+
 class MatmulOp(MlcOp, name="matmul", traits=[ext.Pure]):
     """Matrix product over the last two dimensions; leading batch dimensions broadcast.
     The result has the operands' element type, except that bf16 operands may give an
-    f32 result: the products are summed in f32 (mlc-reduce-precision)."""
+    f32 result and i8 operands an i32 one: the products are summed in the wider type
+    (mlc-reduce-precision, mlc-quantize-int8)."""
 
     fusion_kind = FusionKind.OUT_ELEMENTWISE_FUSABLE
     layout_rule = Layout.FIXED
@@ -71,8 +76,8 @@ class MatmulOp(MlcOp, name="matmul", traits=[ext.Pure]):
         element_type = expect_same_element_type([self.lhs, self.rhs], "operands")
         shape = matmul_result_shape(ranked(self.lhs, "lhs").shape, ranked(self.rhs, "rhs").shape)
         expect_shape(self.result, shape, "result")
-        if not (isinstance(element_type, ir.BF16Type) and isinstance(self.result.type.element_type, ir.F32Type)):
-            expect_element_type(self.result, element_type, "result")  # bf16 x bf16 may accumulate in f32
+        if (str(element_type), str(self.result.type.element_type)) not in WIDENING_PRODUCTS:
+            expect_element_type(self.result, element_type, "result")
 
 
 def window_output_size(size, kernel, stride, pad_low, pad_high, dilation, ceil_mode=False) -> int:

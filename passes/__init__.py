@@ -20,6 +20,7 @@ from . import (  # noqa: F401
     lower_to_linalg,
     lower_to_llvm,
     lower_torch_fallback,
+    quantize_int8,
     reduce_precision,
     simplify,
     sink_reshapes,

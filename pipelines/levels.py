@@ -22,8 +22,9 @@ LOWERING_WITH_FUSION = ["mlc-lower-to-linalg{keep-fusion-groups=true}", "mlc-for
 # two maps in one dispatch is wrong (passes/guard_reduction_rereads.py).
 FOR_IREE = ["mlc-guard-reduction-rereads"]
 
-# What matmuls multiply in: f32 as the model, or bf16 accumulating in f32 (opt-in).
-PRECISIONS = ("f32", "bf16")
+# What matmuls multiply in: f32 as the model, bf16 summing in f32, or int8 summing in
+# int32 (opt-in).
+PRECISIONS = ("f32", "bf16", "int8")
 O1_PASSES = ["mlc-fold-constants", "mlc-simplify", "cse"]
 O2_PASSES = [
     "mlc-fold-batchnorm",
@@ -90,14 +91,24 @@ class Pipeline:
     def with_precision(self, precision: str) -> "Pipeline":
         """This pipeline computing its matmuls in `precision` ("f32": as it is; "bf16":
         mlc-reduce-precision before the last constant folding, which folds the casts of
-        the weights, or last where the pipeline folds nothing)."""
+        the weights, or last where the pipeline folds nothing; "int8": mlc-quantize-int8
+        after the last constant folding, which makes the weights constants, and before
+        the fusion)."""
         if precision not in PRECISIONS:
             raise UserError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
         if precision == "f32":
             return self
         names = [_element_name(e) for e in self.passes]
-        at = len(names) - 1 - names[::-1].index("mlc-fold-constants") if "mlc-fold-constants" in names else len(names)
-        passes = self.passes[:at] + [f"mlc-reduce-precision{{type={precision}}}"] + self.passes[at:]
+        last_fold = len(names) - 1 - names[::-1].index("mlc-fold-constants") if "mlc-fold-constants" in names else None
+        if precision == "int8":
+            if last_fold is None:
+                raise UserError(f"precision 'int8' quantizes constant weights, which pipeline {self.name} does not "
+                                "fold: use -O1 or -O2")
+            at = names.index("mlc-fuse") if "mlc-fuse" in names else len(names)
+            passes = self.passes[:at] + ["mlc-quantize-int8"] + self.passes[at:]
+        else:
+            at = last_fold if last_fold is not None else len(names)
+            passes = self.passes[:at] + [f"mlc-reduce-precision{{type={precision}}}"] + self.passes[at:]
         # IREE 3.13 packs a bf16 matmul for its microkernel (data tiling) only in a dispatch
         # it forms itself, not in mlc's regions: there it ran 2x slower than f32 (README, Precision).
         return Pipeline(self.name, f"{self.description}; matmuls in {precision}", passes,

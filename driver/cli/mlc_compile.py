@@ -48,9 +48,11 @@ def _argument_parser() -> ArgumentParser:
     parser.add_argument("-o", dest="output", default=None, help="output file (text levels default to stdout)")
     parser.add_argument("-O", dest="opt_level", type=int, choices=(0, 1, 2), default=2,
                         help="optimization level: -O0 lowering only, -O1 folding, -O2 (default) BN folding, layout, fusion")
-    parser.add_argument("--precision", choices=("f32", "bf16"), default="f32",
-                        help="what matmuls multiply in: f32 (default), or bf16 summing in f32 (weights stored in "
-                             "bf16; about twice the matmul speed with AVX-512 BF16, about 1e-2 relative error)")
+    parser.add_argument("--precision", choices=("f32", "bf16", "int8"), default="f32",
+                        help="what matmuls multiply in: f32 (default); bf16 summing in f32 (weights stored in "
+                             "bf16; about twice the matmul speed with AVX-512 BF16, about 1e-2 relative error); int8 "
+                             "summing in int32, for matmuls by constant weights (weights per column, activations per "
+                             "row at run time; -O1 or -O2; about 2e-2 relative error)")
     parser.add_argument("--no-fallback", dest="allow_fallback", action="store_false",
                         help="fail on the torch ops mlc cannot convert, naming each, instead of lowering them with "
                              "torch-mlir's own lowering (the default, which says on stderr which ops took it)")

@@ -24,6 +24,14 @@ func.func @matmul_bf16_into_f16(%a: tensor<2x3xbf16>, %b: tensor<3x4xbf16>) -> t
 
 // -----
 
+func.func @matmul_i8_into_f32(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'mlc.matmul' op result}}
+  %0 = "mlc.matmul"(%a, %b) : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
 func.func @matmul_unranked(%a: tensor<*xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
   // expected-error @+1 {{'mlc.matmul' op operands must be a ranked tensor, got tensor<*xf32>}}
   %0 = "mlc.matmul"(%a, %b) : (tensor<*xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
@@ -64,9 +72,9 @@ func.func @matmul_wrong_result_shape(%a: tensor<2x1x3x4xf32>, %b: tensor<5x4x6xf
 
 // -----
 
-func.func @matmul_wrong_result_element_type(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) -> tensor<2x4xi32> {
-  // expected-error @+1 {{'mlc.matmul' op result has element type i32, expected i8}}
-  %0 = "mlc.matmul"(%a, %b) : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi32>
+func.func @matmul_wrong_result_element_type(%a: tensor<2x3xi16>, %b: tensor<3x4xi16>) -> tensor<2x4xi32> {
+  // expected-error @+1 {{'mlc.matmul' op result has element type i32, expected i16}}
+  %0 = "mlc.matmul"(%a, %b) : (tensor<2x3xi16>, tensor<3x4xi16>) -> tensor<2x4xi32>
   return %0 : tensor<2x4xi32>
 }
 

@@ -23,6 +23,17 @@ func.func @matmul_bf16_into_f32(%a: tensor<2x3xbf16>, %b: tensor<3x4xbf16>) -> t
 
 // -----
 
+/// i8 operands may sum in an i32 result (mlc-quantize-int8).
+
+// CHECK-LABEL: func.func @matmul_i8_into_i32
+// CHECK: "mlc.matmul"(%{{.*}}, %{{.*}}) : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi32>
+func.func @matmul_i8_into_i32(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) -> tensor<2x4xi32> {
+  %0 = "mlc.matmul"(%a, %b) : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi32>
+  return %0 : tensor<2x4xi32>
+}
+
+// -----
+
 /// Batch dimensions broadcast as in torch.matmul: [2, 1] and [5] give [2, 5].
 
 // CHECK-LABEL: func.func @matmul_batched_broadcast

@@ -1,5 +1,7 @@
 """precision="bf16": matmuls multiply in bfloat16 and sum in float32, within the stated
-budget of f32 eager (README, Precision), with the weights stored in bf16."""
+budget of f32 eager (README, Precision), with the weights stored in bf16.
+precision="int8": matmuls by constant weights multiply int8 by int8 and sum in int32
+(weights per column, activations per row at run time), within their own budget."""
 
 import subprocess
 import sys
@@ -14,6 +16,9 @@ import models  # examples/models.py, on the path through conftest.py
 # f32 result) of each output. bf16 keeps 8 bits of mantissa (relative rounding 2^-9) per
 # operand; sums in f32 average the roundings out, and measured errors are 0.3-0.6 %.
 BF16_BUDGET = 2e-2
+# int8 keeps 1/254 of each row's and column's largest magnitude per operand; measured
+# errors are 1-2 % (PyTorch's quantize_dynamic: 2-3 % on the same models).
+INT8_BUDGET = 5e-2
 
 
 def relative_error(actual: torch.Tensor, expected: torch.Tensor) -> float:
@@ -49,8 +54,55 @@ def test_bf16_weights_take_half_the_bytes():
     assert "bf16" in bf16.ir("mlc") and "bf16" not in f32.ir("mlc")
 
 
+@pytest.mark.iree
+@pytest.mark.parametrize("name", ["mlp", "transformer_block"])
+def test_int8_stays_within_its_budget(name):
+    torch.manual_seed(0)
+    model = models.FACTORIES[name]()
+    inputs = tuple(torch.randn(shape) for shape in models.EXAMPLE_INPUTS[name])
+    compiled = mlc.compile(model, inputs, precision="int8")
+    with torch.no_grad():
+        expected = model(*inputs)
+    actual = compiled(*inputs)
+    assert actual.dtype == torch.float32
+    assert 0 < relative_error(actual, expected) < INT8_BUDGET
+    assert compiled.report.pass_statistic("mlc-quantize-int8", "matmuls in int8") >= 2
+    assert "xi8>" in compiled.ir("mlc")
+
+
+@pytest.mark.iree
+def test_int8_weights_take_a_quarter_of_the_bytes():
+    torch.manual_seed(0)
+    model, x = models.MLP(256, 512, 256).eval(), torch.randn(8, 256)
+    f32 = mlc.compile(model, (x,))
+    int8 = mlc.compile(model, (x,), precision="int8")
+    weight_bytes = 4 * sum(p.numel() for p in model.parameters())
+    assert len(f32.vmfb) - len(int8.vmfb) > 0.6 * weight_bytes
+
+
+@pytest.mark.iree
+def test_int8_keeps_a_zero_row_and_a_zero_column():
+    """A row of zeros has no scale of its own (max |x| = 0), nor has a column of zeros."""
+    linear = torch.nn.Linear(16, 8, bias=False).eval()
+    with torch.no_grad():
+        linear.weight[3] = 0
+    x = torch.randn(4, 16)
+    x[1] = 0
+    compiled = mlc.compile(linear, (x,), precision="int8")
+    actual = compiled(x)
+    assert torch.isfinite(actual).all()
+    assert (actual[1] == 0).all() and (actual[:, 3] == 0).all()
+    assert relative_error(actual, linear(x).detach()) < INT8_BUDGET
+
+
+def test_int8_needs_folded_weights():
+    with pytest.raises(mlc.UserError, match=r"precision 'int8' quantizes constant weights, which pipeline O0 does not "
+                                            r"fold: use -O1 or -O2"):
+        mlc.compile(torch.nn.Linear(4, 4), (torch.randn(2, 4),), precision="int8", opt_level=0)
+
+
 def test_an_unknown_precision_is_an_error():
-    with pytest.raises(mlc.UserError, match=r"precision must be one of f32, bf16, got 'fp8'"):
+    with pytest.raises(mlc.UserError, match=r"precision must be one of f32, bf16, int8, got 'fp8'"):
         mlc.compile(torch.nn.Linear(4, 4), (torch.randn(2, 4),), precision="fp8")
 
 

@@ -1,0 +1,94 @@
+"""`mlc-quantize-int8`: a float32 matmul by a constant weight multiplies int8 by int8,
+summing in int32 (dynamic quantization, as `torch.ao.quantization.quantize_dynamic`).
+
+    matmul(x, W)  ->  cast(matmul(q(x), Wq) : i32, f32) * sx * sw
+
+- the weight, per output channel (column n of W [K, N]), at compile time:
+  sw[n] = max|W[:, n]| / 127 and Wq = round(W / sw), int8 (a quarter of the bytes);
+- the activation, per row (the last dimension), at run time: sx = max|x| / 127 over the
+  row and q(x) = round(x / sx), int8.
+
+The int8 product runs on IREE's int8 microkernel (AVX-512 VNNI's `vpdpbusd`): an
+f32 [1, 4096] x [4096, 4096] matmul took 2.6-3.9 ms, the int8 one 0.58 ms, and an int8
+weight widened to f32 inside the f32 kernel 2.3 ms (AMD EPYC, 2 cores). The error per
+product is about 1/254 of each row's and column's largest magnitude, summed over K.
+
+A matmul whose weight is not a constant (attention's products), or not f32 [K, N],
+is left as it is: run after constant folding, which makes the transposed weights of
+Linear layers and convolutions-as-matmuls constants.
+"""
+
+import numpy as np
+from torch_mlir import ir
+
+from ..dialects import compute_ops, elementwise_ops, reduction_ops
+from . import constant_values
+from .graph import boolean, broadcast_binary, cast_to, f64, i64_array_attr, splat, tensor_type
+from .registry import register
+from .rewriting import Pattern, PatternPass
+
+LEVELS = 127  # symmetric: -127..127, so that -x quantizes to -q(x)
+
+
+def quantized_weight(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(int8 weight, f32 scale per column) of an f32 [K, N] weight."""
+    scale = np.abs(weight).max(axis=0) / LEVELS
+    scale = np.where(scale > 0, scale, 1).astype(np.float32)  # a zero column stays zero
+    return np.clip(np.rint(weight / scale), -LEVELS, LEVELS).astype(np.int8), scale
+
+
+def _row_scale(x: ir.Value) -> ir.Value:
+    """max|x| / 127 over the last dimension, kept ([..., M, 1]); never 0."""
+    magnitude = elementwise_ops.AbsOp(x, x.type).result
+    shape = [*x.type.shape[:-1], 1]
+    peak = reduction_ops.ReduceMaxOp(magnitude, i64_array_attr([-1]), boolean(True),
+                                     tensor_type(shape, x.type.element_type)).result
+    floor = splat(np.finfo(np.float32).tiny * LEVELS, x.type.element_type)
+    return broadcast_binary(elementwise_ops.DivOp, broadcast_binary(elementwise_ops.MaximumOp, peak, floor),
+                            splat(LEVELS, x.type.element_type))
+
+
+def _quantized_rows(x: ir.Value, scale: ir.Value) -> ir.Value:
+    scaled = broadcast_binary(elementwise_ops.DivOp, x, scale)
+    rounded = elementwise_ops.RoundOp(scaled, scaled.type).result
+    bounded = elementwise_ops.ClampOp(rounded, f64(-LEVELS), f64(LEVELS), rounded.type).result
+    return cast_to(bounded, ir.IntegerType.get_signless(8))
+
+
+class QuantizeMatmul(Pattern):
+    """matmul(x, W) : f32, W a constant -> the int8 product, rescaled."""
+
+    op = compute_ops.MatmulOp
+    statistic = "matmuls in int8"
+
+    def match(self, matmul):
+        f32 = ir.F32Type.get()
+        rhs = matmul.rhs
+        if any(t != f32 for t in (matmul.lhs.type.element_type, rhs.type.element_type, matmul.result.type.element_type)):
+            return None
+        if rhs.type.rank != 2 or not rhs.type.has_static_shape or matmul.lhs.type.shape[-1] == 1:
+            return None
+        weight = constant_values.value_of(rhs)
+        return None if weight is None else np.asarray(weight, dtype=np.float32)
+
+    def rewrite(self, matmul, weight) -> ir.Value:
+        i8, i32, f32 = ir.IntegerType.get_signless(8), ir.IntegerType.get_signless(32), ir.F32Type.get()
+        wq, w_scale = quantized_weight(weight)
+        x = matmul.lhs
+        x_scale = _row_scale(x)
+        product = compute_ops.MatmulOp(_quantized_rows(x, x_scale),
+                                       constant_values.make_constant(wq, tensor_type(wq.shape, i8), "weight_int8"),
+                                       tensor_type(matmul.result.type.shape, i32)).result
+        rows = broadcast_binary(elementwise_ops.MulOp, cast_to(product, f32), x_scale)
+        return broadcast_binary(elementwise_ops.MulOp, rows,
+                                constant_values.make_constant(w_scale, tensor_type(w_scale.shape, f32), "weight_scale"))
+
+
+@register
+class QuantizeInt8(PatternPass):
+    """Multiplies f32 matmuls by constant weights in int8, summing in int32."""
+
+    name = "mlc-quantize-int8"
+
+    def patterns(self) -> list[Pattern]:
+        return [QuantizeMatmul()]
