@@ -59,6 +59,15 @@ def test_eight_threads_share_one_compiled_model(driver):
 
 
 @pytest.mark.iree
+@pytest.mark.models
+def test_eight_threads_a_thousand_calls_each():
+    """The issue's count, on IREE's workers: slow, so `make test-models` runs it."""
+    model = make_mlp()
+    compiled = mlc.compile(model, (torch.randn(16, 32),), target_options={"driver": "local-task"})
+    assert hammer(compiled, model, calls=1000) == []
+
+
+@pytest.mark.iree
 def test_eight_threads_share_one_torch_compile():
     model = make_mlp()
     compiled = torch.compile(model, backend="mlc")
