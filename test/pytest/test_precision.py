@@ -25,59 +25,42 @@ def relative_error(actual: torch.Tensor, expected: torch.Tensor) -> float:
     return float((actual.float() - expected).norm() / expected.norm())
 
 
+# precision -> (budget, the pass and its statistic that counts the matmuls it changed)
+BUDGETS = {
+    "bf16": (BF16_BUDGET, "mlc-reduce-precision", "matmuls in bf16, accumulated in f32"),
+    "int8": (INT8_BUDGET, "mlc-quantize-int8", "matmuls in int8"),
+}
+
+
 @pytest.mark.iree
+@pytest.mark.parametrize("precision", list(BUDGETS))
 @pytest.mark.parametrize("name", ["mlp", "transformer_block"])
-def test_bf16_stays_within_its_budget(name):
+def test_each_precision_stays_within_its_budget(name, precision):
+    budget, pass_name, statistic = BUDGETS[precision]
     torch.manual_seed(0)
     model = models.FACTORIES[name]()
     inputs = tuple(torch.randn(shape) for shape in models.EXAMPLE_INPUTS[name])
-    compiled = mlc.compile(model, inputs, precision="bf16")
+    compiled = mlc.compile(model, inputs, precision=precision)
     with torch.no_grad():
         expected = model(*inputs)
     actual = compiled(*inputs)
     assert actual.dtype == torch.float32  # the model's type at its edges
-    assert 0 < relative_error(actual, expected) < BF16_BUDGET  # rounded, and within the budget
-    assert compiled.report["precision"] == "bf16"
-    narrowed = sum(record["statistics"].get("matmuls in bf16, accumulated in f32", 0)
-                   for stage in compiled.report["stages"] for record in stage.get("passes", []))
-    assert narrowed >= 2
+    assert 0 < relative_error(actual, expected) < budget  # rounded, and within the budget
+    assert compiled.report["precision"] == precision
+    assert compiled.report.pass_statistic(pass_name, statistic) >= 2
 
 
 @pytest.mark.iree
-def test_bf16_weights_take_half_the_bytes():
+@pytest.mark.parametrize("precision, saved, element", [("bf16", 0.4, "bf16"), ("int8", 0.6, "xi8>")])
+def test_narrow_weights_take_fewer_bytes(precision, saved, element):
+    """bf16 weights take half of f32's bytes, int8 ones a quarter (plus a scale per column)."""
     torch.manual_seed(0)
     model, x = models.MLP(256, 512, 256).eval(), torch.randn(8, 256)
     f32 = mlc.compile(model, (x,))
-    bf16 = mlc.compile(model, (x,), precision="bf16")
+    narrow = mlc.compile(model, (x,), precision=precision)
     weight_bytes = 4 * sum(p.numel() for p in model.parameters())
-    assert len(f32.vmfb) - len(bf16.vmfb) > 0.4 * weight_bytes
-    assert "bf16" in bf16.ir("mlc") and "bf16" not in f32.ir("mlc")
-
-
-@pytest.mark.iree
-@pytest.mark.parametrize("name", ["mlp", "transformer_block"])
-def test_int8_stays_within_its_budget(name):
-    torch.manual_seed(0)
-    model = models.FACTORIES[name]()
-    inputs = tuple(torch.randn(shape) for shape in models.EXAMPLE_INPUTS[name])
-    compiled = mlc.compile(model, inputs, precision="int8")
-    with torch.no_grad():
-        expected = model(*inputs)
-    actual = compiled(*inputs)
-    assert actual.dtype == torch.float32
-    assert 0 < relative_error(actual, expected) < INT8_BUDGET
-    assert compiled.report.pass_statistic("mlc-quantize-int8", "matmuls in int8") >= 2
-    assert "xi8>" in compiled.ir("mlc")
-
-
-@pytest.mark.iree
-def test_int8_weights_take_a_quarter_of_the_bytes():
-    torch.manual_seed(0)
-    model, x = models.MLP(256, 512, 256).eval(), torch.randn(8, 256)
-    f32 = mlc.compile(model, (x,))
-    int8 = mlc.compile(model, (x,), precision="int8")
-    weight_bytes = 4 * sum(p.numel() for p in model.parameters())
-    assert len(f32.vmfb) - len(int8.vmfb) > 0.6 * weight_bytes
+    assert len(f32.vmfb) - len(narrow.vmfb) > saved * weight_bytes
+    assert element in narrow.ir("mlc") and element not in f32.ir("mlc")
 
 
 @pytest.mark.iree
