@@ -14,7 +14,6 @@ from ...dialects import compute_ops as compute
 from ...dialects.compute_ops import spatial_dims
 from ...dialects.op_base import DYNAMIC, bool_attr, i64_array, int_attr, is_float
 from ..op_registry import lowers
-from .data import convert
 from .builders import (
     PARALLEL,
     REDUCTION,
@@ -32,6 +31,7 @@ from .builders import (
     pad,
     sizes,
 )
+from .data import convert
 
 # --- matmul --------------------------------------------------------------------
 
