@@ -339,6 +339,7 @@ LLVM_CPU = Target(
     flags=CPU_FLAGS,
     runtime_driver=cpu_runtime_driver,
     profiles=True,
+    precisions=("f32", "bf16", "int8"),
 )
 
 

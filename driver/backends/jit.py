@@ -150,4 +150,5 @@ MLIR_CPU = Target(
     options=("tile-size", "vector-size"),
     check_values=_sizes,
     dispatch_regions=False,
+    precisions=("f32", "bf16", "int8"),
 )

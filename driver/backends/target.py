@@ -12,6 +12,7 @@ import types
 from collections.abc import Callable, Mapping
 
 from ...errors import UserError
+from ...pipelines.levels import PRECISIONS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,6 +38,9 @@ class Target:
     # options; None for a target that has no runtime drivers to choose from.
     runtime_driver: Callable[[float | None, Mapping], str] | None = None
     profiles: bool = False  # IREE's CPU profiler can time its dispatches (Compiled.profile)
+    # The `precision`s it computes right (pipelines.PRECISIONS): each narrow one is checked
+    # against f32 eager on the target before it is listed here.
+    precisions: tuple[str, ...] = ("f32",)
 
     def bind(self, options: Mapping | None = None) -> "BoundTarget":
         """This target with `options` checked, for one compilation."""
@@ -48,6 +52,12 @@ class Target:
         if self.check_values is not None:
             self.check_values(options)
         return BoundTarget(self, types.MappingProxyType(options))
+
+    def check_precision(self, precision: str) -> None:
+        """Refuses a precision this target is not known to compute right."""
+        if precision in PRECISIONS and precision not in self.precisions:
+            raise UserError(f"target '{self.name}' computes in {', '.join(self.precisions)} only, not precision "
+                            f"'{precision}' (which llvm-cpu and mlir-cpu take)")
 
 
 @dataclasses.dataclass(frozen=True)
