@@ -111,3 +111,20 @@ def test_errors(options, opt_level, message):
     with pytest.raises(mlc.UserError, match=message):
         mlc.compile(torch.nn.ReLU(), (torch.randn(4, 4),), target="mlir-cpu", opt_level=opt_level,
                     target_options=options)
+
+
+class ReturnsOneValueTwice(torch.nn.Module):
+    """`return y, y` (and two results CSE merges into one) once crashed the JIT call:
+    two out-params shared one buffer. Found by test/fuzz."""
+
+    def forward(self, x):
+        y = torch.relu(x)
+        return y, y, torch.relu(x) * 1.0
+
+
+@pytest.mark.parametrize("opt_level", [0, 2])
+def test_value_returned_twice(opt_level):
+    x = torch.randn(3, 4)
+    compiled = mlc.compile(ReturnsOneValueTwice(), (x,), target="mlir-cpu", opt_level=opt_level)
+    for result in compiled(x):
+        torch.testing.assert_close(result, torch.relu(x))

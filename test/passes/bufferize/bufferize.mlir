@@ -60,3 +60,25 @@ func.func @constant_result() -> tensor<2xf32> {
   %c = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
   return %c : tensor<2xf32>
 }
+
+// -----
+
+/// A computed tensor returned twice gets a buffer per result: the second
+/// out-param is filled by a copy of the first (upstream's
+/// buffer-results-to-out-params crashes when two results share one buffer).
+
+// CHECK-LABEL: func.func @returned_twice
+// CHECK-SAME:    (%{{.*}}: memref<3x4xf32>, %[[OUT0:.*]]: memref<3x4xf32>, %[[OUT1:.*]]: memref<3x4xf32>) {
+// CHECK:         linalg.generic {{.*}} outs(%[[OUT0]] : memref<3x4xf32>)
+// CHECK:         linalg.copy {{.*}} ins(%[[OUT0]] : memref<3x4xf32>) outs(%[[OUT1]] : memref<3x4xf32>)
+// CHECK-NEXT:    return{{$}}
+func.func @returned_twice(%x: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<3x4xf32>) outs(%e : tensor<3x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    linalg.yield %0 : f32
+  } -> tensor<3x4xf32>
+  return %r, %r : tensor<3x4xf32>, tensor<3x4xf32>
+}
