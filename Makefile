@@ -17,10 +17,18 @@ PYTEST := $(BIN)/pytest -q -n $(JOBS) --dist loadgroup --durations=10
 
 venv: $(STAMP)
 
+# Every interpreter of the venv can import torchvision (and transformers, which imports it):
+# driver/frontend/torchvision_ops.py says why. A .pth line must start with "import".
+define TORCHVISION_PTH
+import sys; exec("try:\n from mlc.driver.frontend import torchvision_ops\n torchvision_ops.install()\nexcept ImportError:\n pass")
+endef
+export TORCHVISION_PTH
+
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	printf '%s\n' "$$TORCHVISION_PTH" > $$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/mlc_torchvision.pth
 	touch $@
 
 demo: $(STAMP)

@@ -9,7 +9,10 @@
 
 import json
 
+from .driver.frontend import torchvision_ops
 from .errors import UserError
+
+torchvision_ops.install()  # `import torchvision` works after `import mlc` (see the module)
 
 __all__ = ["bisect", "compile", "coverage", "UserError"]
 

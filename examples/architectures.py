@@ -14,7 +14,7 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import zoo  # noqa: E402,F401 (declares torchvision's C++ ops, which the CPU wheel cannot load)
+import zoo  # noqa: E402,F401
 
 
 def _randomize_batch_norm(model: torch.nn.Module) -> None:

@@ -26,19 +26,6 @@ TOLERANCE = {
 }
 
 
-def _declare_torchvision_ops() -> torch.library.Library:
-    """torchvision's C++ ops do not load against the CPU torch wheel, and importing
-    torchvision (which transformers also does) fails without the schemas of the two
-    ops it registers at import; its models need nothing more."""
-    library = torch.library.Library("torchvision", "DEF")
-    library.define("nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
-    library.define("qnms(Tensor qdets, Tensor scores, float iou_threshold) -> Tensor")
-    return library
-
-
-_TORCHVISION_OPS = _declare_torchvision_ops()  # the definitions live as long as this object
-
-
 def _randomize_batch_norm(model: torch.nn.Module) -> None:
     for module in model.modules():
         if isinstance(module, torch.nn.BatchNorm2d):
