@@ -66,7 +66,8 @@ def run_stage(stage: str, elements: list, module: ir.Operation) -> StageRecord:
 
 
 def new_report(target: BoundTarget, pipeline: pipelines.Pipeline, precision: str) -> Report:
-    return Report(target=target.name, pipeline=pipeline.name, passes=pipeline.names(target), precision=precision)
+    return Report(target=target.name, pipeline=pipeline.name, passes=pipeline.names(target), precision=precision,
+                  target_options=dict(target.options) or None)
 
 
 def export_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None) -> torch.export.ExportedProgram:

@@ -44,6 +44,7 @@ class Report:
     pipeline: str
     passes: list[str]
     precision: str = "f32"
+    target_options: dict | None = None  # as the user gave them (e.g. {"cpu": "x86-64-v3"}); none: no key
     input_level: str | None = None  # mlc-compile: the level the input file was at
     ops: dict[str, dict[str, int]] = field(default_factory=dict)  # "after import", "after optimization"
     stages: list[StageRecord] = field(default_factory=list)

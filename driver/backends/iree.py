@@ -21,14 +21,14 @@ from torch_mlir import ir
 from ...errors import UserError
 from ..executable_cache import ExecutableCache
 from ..failures import IreeCompileFailure, OutOfMemory
-from . import matmul_choice, matmul_library
+from . import cpu_instructions, matmul_choice, matmul_library
 from . import parameters as external_parameters
 from .target import Target
 
 CPU_FLAGS = (
     "--iree-hal-target-device=local",
     "--iree-hal-local-target-device-backends=llvm-cpu",
-    "--iree-llvmcpu-target-cpu=host",
+    "--iree-llvmcpu-target-cpu=host",  # the `cpu` option's flag comes later, and wins
     # The CPU computes in f64 natively; IREE's default demotion to f32 would
     # change results and the calling convention of float64 models.
     "--iree-input-demote-f64-to-f32=false",
@@ -291,6 +291,7 @@ def _check_cpu_options(options) -> None:
     if driver not in ("auto", "local-task", "local-sync"):
         raise UserError(f"target 'llvm-cpu': driver must be auto, local-task or local-sync, got {driver!r}")
     matmul_choice.option(options)
+    cpu_instructions.check_cpu(options)
     data_tiling = options.get("data-tiling", True)
     if not isinstance(data_tiling, bool):
         raise UserError(f"target 'llvm-cpu': data-tiling must be true or false, got {data_tiling!r}")
@@ -300,12 +301,13 @@ def _compile_cpu(module: ir.Operation, options: dict, cache: ExecutableCache | N
     """With data tiling unless the options turn it off. Where IREE fails with it (3.13's
     data tiling breaks nn.MultiheadAttention at dynamic sizes), mlc compiles again
     without, and the executable's statistics say why."""
+    cpu = cpu_instructions.cpu_flags(options)
     if not options.get("data-tiling", True):
-        return _with_statistic(compile_to_vmfb(module, LLVM_CPU, cache=cache), "data tiling", "off (target option)")
+        return _with_statistic(compile_to_vmfb(module, LLVM_CPU, cpu, cache), "data tiling", "off (target option)")
     try:
-        return _with_statistic(compile_to_vmfb(module, LLVM_CPU, DATA_TILING_FLAGS, cache), "data tiling", "on")
+        return _with_statistic(compile_to_vmfb(module, LLVM_CPU, [*DATA_TILING_FLAGS, *cpu], cache), "data tiling", "on")
     except IreeCompileFailure as failure:
-        executable = compile_to_vmfb(module, LLVM_CPU, cache=cache)  # a failure here is the model's, and raises
+        executable = compile_to_vmfb(module, LLVM_CPU, cpu, cache)  # a failure here is the model's, and raises
         return _with_statistic(executable, "data tiling", f"off: IREE failed with it ({failure.first_error})")
 
 
@@ -332,7 +334,7 @@ LLVM_CPU = Target(
     load=host_function,
     can_run=lambda: (True, ""),
     external_params=True,
-    options=("data-tiling", "driver", "matmul-library"),
+    options=("cpu", "data-tiling", "driver", "matmul-library"),
     check_values=_check_cpu_options,
     runs_alone=RUNS_ALONE,
     target_passes=_cpu_passes,

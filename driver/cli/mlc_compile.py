@@ -42,6 +42,9 @@ def _argument_parser() -> ArgumentParser:
     parser.add_argument("--matmul-library", choices=("auto", "on", "off"),
                         help="llvm-cpu: run f32 matmuls on MKL through mlc's IREE plugin: auto (the default) where "
                              "it measured faster than IREE's kernel on this CPU, on for every one, off for none")
+    parser.add_argument("--cpu", metavar="NAME",
+                        help="llvm-cpu: the LLVM CPU to generate code for (default host: every instruction this CPU "
+                             "has); e.g. x86-64-v3 for AVX2 without AVX-512, or another machine's, like sapphirerapids")
     parser.add_argument("--no-data-tiling", action="store_true",
                         help="llvm-cpu: keep IREE's data tiling and microkernels off (they pack matmul operands)")
     parser.add_argument("--emit", choices=LEVELS, help="stop at this level and write it (default vmfb)")
@@ -134,7 +137,7 @@ def _load_program(args):
 
 def _coverage(args) -> int:
     """--coverage: what mlc does with each op type of the model, checked before compiling it."""
-    for flag, value in (("--emit", args.emit), ("--params", args.params), ("--cuda-sm", args.cuda_sm),
+    for flag, value in (("--emit", args.emit), ("--params", args.params), ("--cuda-sm", args.cuda_sm), ("--cpu", args.cpu),
                         ("--no-data-tiling", args.no_data_tiling or None), ("--matmul-library", args.matmul_library)):
         if value is not None:
             raise UserError(f"--coverage checks each target with its default options and writes no IR or executable: "
@@ -185,6 +188,8 @@ def _main(argv) -> int:
         target_options["data-tiling"] = False
     if args.matmul_library is not None:
         target_options["matmul-library"] = args.matmul_library
+    if args.cpu is not None:
+        target_options["cpu"] = args.cpu
     target = targets.bind(args.target or "llvm-cpu", target_options)
     if args.emit == "vmfb" and args.output in (None, "-"):
         raise UserError("the executable is binary: name an output file with -o model.vmfb")

@@ -3,14 +3,18 @@ budget of f32 eager (README, Precision), with the weights stored in bf16.
 precision="int8": matmuls by constant weights multiply int8 by int8 and sum in int32
 (weights per column, activations per row at run time), within their own budget."""
 
+import platform
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import torch
 
 import mlc
 import models  # examples/models.py, on the path through conftest.py
+from mlc.driver.backends import cpu_instructions
 
 # The budget: the relative error (L2 norm of the difference over the L2 norm of eager's
 # f32 result) of each output. bf16 keeps 8 bits of mantissa (relative rounding 2^-9) per
@@ -76,6 +80,39 @@ def test_int8_keeps_a_zero_row_and_a_zero_column():
     assert torch.isfinite(actual).all()
     assert (actual[1] == 0).all() and (actual[:, 3] == 0).all()
     assert relative_error(actual, linear(x).detach()) < INT8_BUDGET
+
+
+# precision -> the kernel its matmuls get where the CPU has it, and the /proc/cpuinfo flag for it
+NARROW_KERNELS = {"bf16": ("AVX-512-BF16", "avx512_bf16"), "int8": ("AVX-512-VNNI", "avx512_vnni")}
+
+
+def cpu_flags() -> set[str]:
+    info = Path("/proc/cpuinfo")
+    flags = re.search(r"^flags\s*:(.*)$", info.read_text(), re.M) if info.exists() else None
+    return set(flags.group(1).split()) if flags else set()
+
+
+@pytest.mark.iree
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="x86-64 instruction sets")
+@pytest.mark.parametrize("precision", list(NARROW_KERNELS))
+def test_a_cpu_without_the_instructions_computes_the_same(precision):
+    """Compiled for x86-64-v3 (AVX2: no AVX-512, no BF16 or VNNI), the narrow matmuls take
+    IREE's generic code, and the result stays within the budget; on a host that has the
+    instructions, the host's executable uses them (read back from its code)."""
+    kind, flag = NARROW_KERNELS[precision]
+    torch.manual_seed(0)
+    model, x = models.MLP(256, 512, 256).eval(), torch.randn(8, 256)
+    with torch.no_grad():
+        expected = model(x)
+    for cpu in ("x86-64-v3", "host"):
+        compiled = mlc.compile(model, (x,), precision=precision,
+                               target_options={"cpu": cpu, "matmul-library": False})
+        assert 0 < relative_error(compiled(x), expected) < BUDGETS[precision][0]
+        used = cpu_instructions.census(compiled.vmfb)
+        if cpu == "x86-64-v3":
+            assert used[kind] == 0 and used["AVX-512 f32 FMA"] == 0
+        elif flag in cpu_flags():
+            assert used[kind] > 0
 
 
 def test_int8_needs_folded_weights():

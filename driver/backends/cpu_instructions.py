@@ -1,0 +1,114 @@
+"""Which instructions an llvm-cpu executable uses: the `cpu` option that picks them,
+and the census that reads them back out of a `.vmfb`.
+
+- `cpu` (llvm-cpu's target option, default "host") is the LLVM CPU IREE generates code
+  for. "host" uses everything this CPU has (AVX-512, its BF16 and VNNI extensions);
+  "x86-64-v3" stops at AVX2, as on a CPU without them; "sapphirerapids" or "znver4"
+  target another machine. IREE aborts on a name LLVM does not know ("LLVM ERROR"), so a
+  name is tried on a one-op module first and refused with LLVM's own list.
+- `census(vmfb)` counts the instructions that show which kernels a model's matmuls
+  got: `vdpbf16ps` (AVX-512-BF16), `vpdpbusd`/`vpdpwssd` (AVX-512-VNNI), AMX tile
+  multiplies, and f32 FMAs on 512-bit registers. It disassembles the ELF objects IREE
+  embeds (objdump, from binutils). The vendor library's matmuls (matmul-library) run
+  in MKL, outside the executable: the report's "matmul library" lists those.
+"""
+
+import functools
+import re
+import struct
+import subprocess
+import tempfile
+from collections import Counter
+
+import iree.compiler
+
+from ...errors import UserError
+
+HOST = "host"
+KERNELS = {
+    "AVX-512-BF16": ("vdpbf16ps",),
+    "AVX-512-VNNI": ("vpdpbusd", "vpdpwssd", "vpdpbusds", "vpdpwssds"),
+    "AMX": ("tdpbf16ps", "tdpbssd", "tdpbsud", "tdpbusd", "tdpbuud", "tdpfp16ps"),
+    "AVX-512 f32 FMA": ("vfmadd231ps zmm", "vfmadd213ps zmm", "vfmadd132ps zmm"),
+}
+_PROBE = """
+func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %b = arith.addf %a, %a : tensor<8xf32>
+  return %b : tensor<8xf32>
+}
+"""
+
+
+def cpu_flags(options) -> tuple[str, ...]:
+    """iree-compile's flag for the `cpu` option; none for the host, which CPU_FLAGS names."""
+    cpu = options.get("cpu", HOST)
+    return () if cpu == HOST else (f"--iree-llvmcpu-target-cpu={cpu}",)
+
+
+def check_cpu(options) -> None:
+    cpu = options.get("cpu", HOST)
+    if not isinstance(cpu, str) or not re.fullmatch(r"[\w.-]+", cpu):
+        raise UserError(f"target 'llvm-cpu': cpu must be an LLVM CPU name like x86-64-v3 or host, got {cpu!r}")
+    if cpu != HOST and not _known(cpu):
+        raise UserError(f"target 'llvm-cpu': unknown cpu {cpu!r}; LLVM knows: {', '.join(_llvm_cpus())}")
+
+
+@functools.cache
+def _known(cpu: str) -> bool:
+    try:
+        _probe(cpu)
+    except iree.compiler.CompilerToolError as error:
+        if "is not a recognized processor" in str(error):
+            return False
+        raise
+    return True
+
+
+@functools.cache
+def _llvm_cpus() -> tuple[str, ...]:
+    """LLVM's list of CPUs for this architecture, as it prints it with a name it does not know."""
+    try:
+        _probe("mlc-no-such-cpu")
+    except iree.compiler.CompilerToolError as error:
+        listed = re.search(r"List of accepted CPUs: (.*)", str(error))
+        if listed:
+            return tuple(name.strip() for name in listed.group(1).split(","))
+    return ()
+
+
+def _probe(cpu: str) -> None:
+    iree.compiler.compile_str(_PROBE, target_backends=["llvm-cpu"], extra_args=[f"--iree-llvmcpu-target-cpu={cpu}"])
+
+
+def census(vmfb: bytes) -> dict[str, int]:
+    """Per kind of kernel in KERNELS, how many of its instructions the executable's code holds."""
+    mnemonics = Counter()
+    for elf in _embedded_elfs(vmfb):
+        mnemonics.update(_disassembled(elf))
+    return {kind: sum(mnemonics[name] for name in names) for kind, names in KERNELS.items()}
+
+
+def _embedded_elfs(vmfb: bytes):
+    """The ELF shared objects IREE embeds, each cut at the end of its section headers (the end of the file)."""
+    start = 0
+    while (offset := vmfb.find(b"\x7fELF\x02\x01", start)) >= 0:
+        (section_headers,) = struct.unpack_from("<Q", vmfb, offset + 0x28)
+        entry_size, entries = struct.unpack_from("<HH", vmfb, offset + 0x3A)
+        end = offset + section_headers + entry_size * entries
+        yield vmfb[offset:end]
+        start = max(end, offset + 1)
+
+
+def _disassembled(elf: bytes) -> Counter:
+    """Mnemonics, with "zmm" appended to the FMAs on 512-bit registers."""
+    with tempfile.NamedTemporaryFile(suffix=".so") as file:
+        file.write(elf)
+        file.flush()
+        text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", file.name], capture_output=True, text=True,
+                              check=True).stdout
+    counted = Counter()
+    for mnemonic, operands in re.findall(r"^\s+[0-9a-f]+:\s+(\S+)\s*(.*)$", text, re.M):
+        if mnemonic.startswith("vfmadd") and "zmm" in operands:
+            mnemonic += " zmm"
+        counted[mnemonic] += 1
+    return counted
