@@ -14,7 +14,7 @@ from .errors import UserError
 
 torchvision_ops.install()  # `import torchvision` works after `import mlc` (see the module)
 
-__all__ = ["bisect", "compile", "coverage", "UserError"]
+__all__ = ["bisect", "compile", "coverage", "generator", "UserError"]
 
 
 def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2, pipeline=None,
@@ -60,6 +60,20 @@ def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2
         with open(report, "w") as file:
             json.dump(compiled.report.to_json(), file, indent=2)
     return compiled
+
+
+def generator(model, *, max_cache_len: int = 256, **compile_options):
+    """A Hugging Face causal LM compiled for greedy generation with a static key/value cache.
+
+    `generator.generate(input_ids, max_new_tokens)` gives what `model.generate(input_ids,
+    do_sample=False, max_new_tokens=...)` gives (batch 1; the prompt plus the new tokens
+    fit in `max_cache_len`), and `generator.timings` the time to first token and per token.
+    `compile_options` are `mlc.compile`'s (`target`, `precision`, `opt_level`, ...); the
+    prefill (one executable per prompt length) and the decode step are compiled on first use.
+    """
+    from .driver.tools.generate import Generator
+
+    return Generator(model, max_cache_len=max_cache_len, **compile_options)
 
 
 def coverage(model, example_args, *, dynamic_shapes=None, targets=None):

@@ -1,0 +1,126 @@
+"""Greedy text generation with a key/value cache, for a Hugging Face causal LM.
+
+    generator = mlc.generator(model, max_cache_len=128, precision="int8")
+    tokens = generator.generate(input_ids, max_new_tokens=32)   # = model.generate(..., do_sample=False)
+    generator.timings                                           # time to first token, ms per token
+
+The model is compiled twice, as one `CacheStep`: for the prompt (prefill, one
+executable per prompt length) and for one new token (decode). The cache is
+transformers' static cache: a fixed-capacity key and value tensor per layer, written
+at the run-time `position` (`index_copy`), so every decode step has one shape and one
+executable. Each call takes the caches and returns them updated: mlc's executables
+are functions, so the cache lives in the caller, not in the executable.
+"""
+
+import dataclasses
+import time
+
+import torch
+
+from ...errors import UserError
+
+
+def cache_shape(config, max_cache_len: int, batch: int = 1) -> tuple[int, ...]:
+    """[batch, key/value heads, capacity, head size] of one layer's key (or value) cache."""
+    heads = getattr(config, "num_key_value_heads", None) or config.num_attention_heads
+    head_dim = getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads
+    return batch, heads, max_cache_len, head_dim
+
+
+class CacheStep(torch.nn.Module):
+    """One call of a causal LM over a static cache: `input_ids` are the tokens at
+    `position`, `position + 1`, ...; the result is the last token's logits (all that
+    greedy decoding reads, so the LM head runs for one row) and each layer's key
+    and value caches with the new tokens written in."""
+
+    def __init__(self, model: torch.nn.Module, max_cache_len: int):
+        super().__init__()
+        self.model = model
+        self.max_cache_len = max_cache_len
+        self.config = model.config.get_text_config()
+
+    def forward(self, input_ids: torch.Tensor, position: torch.Tensor, *caches: torch.Tensor):
+        from transformers.cache_utils import StaticCache
+
+        cache = StaticCache(max_cache_len=self.max_cache_len, config=self.config)
+        _, heads, _, head_dim = cache_shape(self.config, self.max_cache_len)
+        cache.early_initialization(input_ids.shape[0], heads, head_dim, caches[0].dtype, input_ids.device)
+        for layer, keys, values in zip(cache.layers, caches[0::2], caches[1::2], strict=True):
+            layer.keys = keys.clone()  # written in place by the model: a copy keeps the inputs unchanged
+            layer.values = values.clone()
+            layer.cumulative_length = position.clone()
+        logits = self.model(input_ids=input_ids, past_key_values=cache, use_cache=True).logits
+        return (logits[:, -1, :], *(tensor for layer in cache.layers for tensor in (layer.keys, layer.values)))
+
+
+@dataclasses.dataclass
+class Timings:
+    """Of the last `generate` call, in seconds, compiles excluded."""
+
+    first_token: float = 0.0  # prefill: the prompt in, the first new token out
+    per_token: float = 0.0  # each later token, averaged over the decode steps
+    tokens: int = 0
+
+
+class Generator:
+    """A causal LM compiled for greedy generation with a static cache (`mlc.generator`)."""
+
+    def __init__(self, model: torch.nn.Module, *, max_cache_len: int, **compile_options):
+        if not hasattr(model, "config") or not hasattr(model, "generation_config"):
+            raise UserError(f"mlc.generator takes a Hugging Face causal LM (a transformers PreTrainedModel with "
+                            f"generation), not a {type(model).__name__}")
+        config = model.config.get_text_config()
+        positions = getattr(config, "max_position_embeddings", None)
+        if positions is not None and max_cache_len > positions:
+            raise UserError(f"mlc.generator: max_cache_len {max_cache_len} is past the {positions} positions "
+                            f"the model knows (max_position_embeddings)")
+        self.step = CacheStep(model.eval(), max_cache_len)
+        self.max_cache_len = max_cache_len
+        self.compile_options = compile_options
+        self.layers = config.num_hidden_layers
+        self._compiled = {}  # tokens per call -> Compiled: 1 is decode, others a prompt length
+        self.timings = Timings()
+
+    def empty_cache(self) -> list[torch.Tensor]:
+        shape = cache_shape(self.step.config, self.max_cache_len)
+        dtype = next(self.step.model.parameters()).dtype
+        return [torch.zeros(shape, dtype=dtype) for _ in range(2 * self.layers)]
+
+    def compiled(self, tokens: int):
+        """The executable for calls of `tokens` tokens, compiled on first use."""
+        if tokens not in self._compiled:
+            import mlc
+
+            example = (torch.zeros(1, tokens, dtype=torch.int64), torch.tensor(0), *self.empty_cache())
+            self._compiled[tokens] = mlc.compile(self.step, example, **self.compile_options)
+        return self._compiled[tokens]
+
+    def generate(self, input_ids: torch.Tensor, max_new_tokens: int) -> torch.Tensor:
+        """The prompt followed by `max_new_tokens` greedy tokens, as `model.generate(input_ids,
+        do_sample=False, max_new_tokens=...)` gives them (no end-of-text stop)."""
+        prompt = self._checked(input_ids, max_new_tokens)
+        prefill, decode = self.compiled(prompt.shape[1]), self.compiled(1)
+        start = time.perf_counter()
+        logits, *caches = prefill(prompt, torch.tensor(0), *self.empty_cache())
+        tokens = [logits.argmax(-1, keepdim=True)]
+        first = time.perf_counter()
+        for position in range(prompt.shape[1], prompt.shape[1] + max_new_tokens - 1):
+            logits, *caches = decode(tokens[-1], torch.tensor(position), *caches)
+            tokens.append(logits.argmax(-1, keepdim=True))
+        end = time.perf_counter()
+        self.timings = Timings(first_token=first - start, per_token=(end - first) / max(1, max_new_tokens - 1),
+                               tokens=max_new_tokens)
+        return torch.cat([prompt, *tokens], dim=1)
+
+    def _checked(self, input_ids, max_new_tokens: int) -> torch.Tensor:
+        if not isinstance(input_ids, torch.Tensor) or input_ids.dtype != torch.int64 or input_ids.dim() != 2:
+            raise UserError("generate: input_ids must be an int64 tensor of shape [1, prompt length]")
+        if input_ids.shape[0] != 1:
+            raise UserError(f"generate: one sequence at a time (batch 1), got a batch of {input_ids.shape[0]}")
+        if input_ids.shape[1] < 1 or max_new_tokens < 1:
+            raise UserError("generate: needs a prompt of at least one token and max_new_tokens >= 1")
+        total = input_ids.shape[1] + max_new_tokens
+        if total > self.max_cache_len:
+            raise UserError(f"generate: {input_ids.shape[1]} prompt tokens + {max_new_tokens} new ones need a cache "
+                            f"of {total}, but this generator's max_cache_len is {self.max_cache_len}")
+        return input_ids

@@ -1,0 +1,85 @@
+"""mlc.generator: greedy generation with a static key/value cache, the prefill and the
+decode step compiled by mlc, against transformers' own `model.generate`."""
+
+import language_models  # examples/language_models.py, on the path through conftest.py
+import pytest
+import torch
+from test_precision import BUDGETS, relative_error
+
+import mlc
+from mlc.driver.tools.generate import cache_shape
+
+PROMPT = 8
+NEW_TOKENS = 32
+
+
+def prompt_of(model) -> torch.Tensor:
+    return torch.randint(0, model.config.vocab_size, (1, PROMPT), generator=torch.Generator().manual_seed(1))
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("name", ["gpt2-tiny", "llama-tiny"])
+def test_greedy_tokens_equal_model_generate(name):
+    """GPT-2 (learned positions) and Llama (RoPE, grouped-query attention): 32 new tokens."""
+    model = language_models.build(name)
+    prompt = prompt_of(model)
+    expected = language_models.eager_generate(model, prompt, NEW_TOKENS)
+    assert len(set(expected[0, PROMPT:].tolist())) > NEW_TOKENS // 4  # varied tokens, not one repeated
+    generator = mlc.generator(model, max_cache_len=48)
+    actual = generator.generate(prompt, NEW_TOKENS)
+    assert actual.tolist() == expected.tolist()
+    assert generator.timings.tokens == NEW_TOKENS and 0 < generator.timings.per_token
+    assert sorted(generator._compiled) == [1, PROMPT]  # one prefill, one decode step
+
+
+@pytest.mark.iree
+def test_decode_step_writes_the_cache_at_the_position():
+    """One decode step against eager's, and the cache rows it writes: only the position's."""
+    model = language_models.build("gpt2-tiny")
+    generator = mlc.generator(model, max_cache_len=16)
+    caches = [torch.randn(cache_shape(model.config, 16)) for _ in range(4)]
+    token, position = torch.tensor([[5]]), torch.tensor(9)
+    logits, *written = generator.compiled(1)(token, position, *caches)
+    with torch.no_grad():
+        expected_logits, *expected_written = generator.step(token, position, *caches)
+    torch.testing.assert_close(logits, expected_logits, rtol=1e-4, atol=1e-5)
+    for cache, before, after in zip(expected_written, caches, written):
+        torch.testing.assert_close(after, cache, rtol=1e-4, atol=1e-5)
+        unchanged = torch.ones(16, dtype=torch.bool)
+        unchanged[9] = False
+        assert torch.equal(after[:, :, unchanged], before[:, :, unchanged])
+        assert not torch.equal(after[:, :, 9], before[:, :, 9])
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("precision", ["bf16", "int8"])
+def test_narrow_precisions_stay_within_their_budget(precision):
+    """The prefill's logits within the precision's budget of f32 eager; the tokens then follow
+    the narrow logits, so they are compared with the f32 ones only where they start."""
+    budget = BUDGETS[precision][0]
+    model = language_models.build("gpt2-tiny")
+    prompt = prompt_of(model)
+    generator = mlc.generator(model, max_cache_len=48, precision=precision)
+    logits = generator.compiled(PROMPT)(prompt, torch.tensor(0), *generator.empty_cache())[0]
+    with torch.no_grad():
+        expected = model(prompt).logits[:, -1]
+    assert 0 < relative_error(logits, expected) < budget
+    tokens = generator.generate(prompt, NEW_TOKENS)
+    assert tokens[0, PROMPT] == language_models.eager_generate(model, prompt, 1)[0, PROMPT]
+    assert generator.compiled(1).report["precision"] == precision
+
+
+def test_user_errors_are_clear():
+    model = language_models.build("gpt2-tiny")
+    with pytest.raises(mlc.UserError, match="takes a Hugging Face causal LM"):
+        mlc.generator(torch.nn.Linear(2, 2))
+    with pytest.raises(mlc.UserError, match="past the 64 positions the model knows"):
+        mlc.generator(model, max_cache_len=100)
+    generator = mlc.generator(model, max_cache_len=16)
+    with pytest.raises(mlc.UserError, match=r"8 prompt tokens \+ 9 new ones need a cache of 17"):
+        generator.generate(torch.zeros(1, 8, dtype=torch.int64), 9)
+    with pytest.raises(mlc.UserError, match="batch 1"):
+        generator.generate(torch.zeros(2, 8, dtype=torch.int64), 4)
+    with pytest.raises(mlc.UserError, match="int64 tensor"):
+        generator.generate(torch.zeros(1, 8), 4)
+    assert generator._compiled == {}  # nothing compiled for a refused call
