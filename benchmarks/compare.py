@@ -53,6 +53,7 @@ import torch_mlir.fx  # noqa: E402
 from torch.utils.flop_counter import FlopCounterMode  # noqa: E402
 
 import mlc  # noqa: E402
+from mlc.driver.backends import cpu_instructions  # noqa: E402
 from mlc.driver.backends import iree as iree_backend  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
@@ -118,7 +119,8 @@ def build_mlc(model, inputs, opt_level=2, data_tiling=True, matmul_library="auto
     chosen = compiled.report.get("matmul library", {})
     return compiled, compiled.report["seconds"], {"dispatches": compiled.report["dispatches"],
                                                   "library": len(chosen.get("library", [])),
-                                                  "iree": len(chosen.get("iree", []))}
+                                                  "iree": len(chosen.get("iree", [])),
+                                                  "kernels": cpu_instructions.census(compiled.vmfb)}
 
 
 def build_torch_compile(model, inputs):

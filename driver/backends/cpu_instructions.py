@@ -89,14 +89,21 @@ def census(vmfb: bytes) -> dict[str, int]:
 
 
 def _embedded_elfs(vmfb: bytes):
-    """The ELF shared objects IREE embeds, each cut at the end of its section headers (the end of the file)."""
+    """The ELF shared objects IREE embeds, each cut at the end of its section headers (the
+    end of the file). The weights are in the same file: a match of the magic bytes there
+    is skipped unless its header is that of a 64-bit x86-64 or AArch64 shared object."""
     start = 0
-    while (offset := vmfb.find(b"\x7fELF\x02\x01", start)) >= 0:
+    while (offset := vmfb.find(b"\x7fELF\x02\x01\x01", start)) >= 0:
+        start = offset + 1
+        if len(vmfb) < offset + 0x40:
+            break
+        kind, machine = struct.unpack_from("<HH", vmfb, offset + 0x10)
         (section_headers,) = struct.unpack_from("<Q", vmfb, offset + 0x28)
         entry_size, entries = struct.unpack_from("<HH", vmfb, offset + 0x3A)
         end = offset + section_headers + entry_size * entries
-        yield vmfb[offset:end]
-        start = max(end, offset + 1)
+        if kind == 3 and machine in (62, 183) and entry_size == 64 and end <= len(vmfb):
+            yield vmfb[offset:end]
+            start = end
 
 
 def _disassembled(elf: bytes) -> Counter:
@@ -104,8 +111,8 @@ def _disassembled(elf: bytes) -> Counter:
     with tempfile.NamedTemporaryFile(suffix=".so") as file:
         file.write(elf)
         file.flush()
-        text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", file.name], capture_output=True, text=True,
-                              check=True).stdout
+        text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", file.name], capture_output=True,
+                              text=True).stdout
     counted = Counter()
     for mnemonic, operands in re.findall(r"^\s+[0-9a-f]+:\s+(\S+)\s*(.*)$", text, re.M):
         if mnemonic.startswith("vfmadd") and "zmm" in operands:

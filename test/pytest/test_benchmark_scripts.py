@@ -44,3 +44,20 @@ def test_large_weights_smoke():
         assert "fails" not in rows[variant][2]
         assert float(rows[variant][11]) < 1e-4  # max relative error against eager
     assert float(rows["mlc O2 external params"][10]) > 1  # archive MiB: the weights left the .vmfb
+
+
+def test_generate_on_the_tiny_models():
+    table = run(BENCHMARKS / "generate.py", "--models", "gpt2-tiny", "--precisions", "f32,int8", "--prompt", "4",
+                "--new-tokens", "6", "--rounds", "1", "--markdown")
+    rows = {tuple(cell.strip() for cell in line.split("|")[1:4]): line.split("|") for line in table.splitlines()
+            if line.startswith("| gpt2-tiny ")}
+    assert rows[("gpt2-tiny", "f32", "mlc")][8].strip() == "6/6"  # the same tokens as eager's
+    assert "AVX" in rows[("gpt2-tiny", "int8", "mlc")][9] or "scalar" in rows[("gpt2-tiny", "int8", "mlc")][9]
+    assert "memory read bandwidth:" in table
+
+
+def test_precision_names_each_precision():
+    table = run(BENCHMARKS / "precision.py", "--models", "mlp", "--rounds", "1", "--block", "2", "--markdown")
+    rows = [line.split("|") for line in table.splitlines() if line.startswith("| mlp ")]
+    assert [row[2].strip() for row in rows] == ["f32", "bf16", "int8"]
+    assert all("fails" not in row[3] and float(row[6]) > 0 for row in rows)

@@ -1,0 +1,227 @@
+"""Greedy decoding with a key/value cache: mlc.generator against transformers' generate,
+at each precision, next to the memory-bandwidth limit.
+
+    .venv/bin/python benchmarks/generate.py [--models gpt2,llama] [--precisions f32,bf16,int8]
+                                            [--prompt 32] [--new-tokens 64] [--rounds 3] [--markdown]
+
+Per model (examples/language_models.py: random weights, nothing downloaded) and precision:
+    mlc             mlc.generator(model, precision=...): a prefill executable and a decode step
+    eager           model.generate, transformers' default (dynamic) cache
+    eager static    model.generate(cache_implementation="static")
+    torch.compile   model.generate(cache_implementation="static") with model.forward compiled
+                    (inductor), f32 only (--torch-compile; its compile takes minutes here)
+The peers at bf16 run under torch.autocast("cpu", torch.bfloat16); at int8, with
+torch.ao.quantization.quantize_dynamic of the nn.Linear layers (GPT-2's layers are
+transformers' Conv1D, which it leaves in f32: only GPT-2's LM head is an nn.Linear).
+
+Every variant generates the same `--new-tokens` greedy tokens (no end-of-text stop). Time
+to first token is the median time of a generate call with one new token; ms per token is
+(time of the whole generate - time to first token) / (new tokens - 1), medians over
+`--rounds`. The tokens of each f32 variant must equal eager's ("tokens" column); a
+narrow precision's are compared with f32 eager's as the count of leading tokens that agree.
+
+The limit is the bytes one decode step must read, over this machine's measured memory
+bandwidth: every weight a matmul reads, at the precision's element size (the LM head
+once, also where it shares the input embedding's tensor), and every 1-D weight (norms,
+biases) in f32; embedding rows and the cache are left out (a few MB). The bandwidth is
+the best of 5 reads of a 1 GiB tensor by torch on every core (a sum). "kernels" lists
+what the decode executable's matmul code uses (driver/backends/cpu_instructions.py).
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+import mlc
+from mlc.driver.backends import cpu_instructions
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import language_models  # noqa: E402
+from compare import cpu, machine  # noqa: E402
+
+ELEMENT_BYTES = {"f32": 4, "bf16": 2, "int8": 1}
+
+
+def read_bandwidth(gib: float = 1.0, repeats: int = 5) -> float:
+    """Bytes per second a sum over a tensor larger than any cache reads, on every core."""
+    data = torch.ones(int(gib * 2**30) // 4)
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        data.sum()
+        best = min(best, time.perf_counter() - start)
+    return data.numel() * 4 / best
+
+
+def bytes_per_token(model: torch.nn.Module, precision: str) -> int:
+    """What a decode step reads of the weights: each matmul weight at the precision's size
+    (plus a f32 scale per column for int8), each 1-D weight in f32; input embeddings only
+    as the LM head where tied (one row is gathered otherwise)."""
+    head = model.get_output_embeddings().weight
+    embeddings = {id(m.weight) for m in model.modules() if isinstance(m, torch.nn.Embedding)} - {id(head)}
+    total, seen = 0, set()
+    for parameter in model.parameters():
+        if id(parameter) in seen or id(parameter) in embeddings:
+            continue
+        seen.add(id(parameter))
+        if parameter.dim() == 2:
+            columns = parameter.shape[0] if parameter is head else min(parameter.shape)
+            scales = 4 * columns if precision == "int8" else 0
+            total += parameter.numel() * ELEMENT_BYTES[precision] + scales
+        else:
+            total += parameter.numel() * 4
+    return total
+
+
+def eager_variant(model, precision: str, **generate_options):
+    """A generate function of transformers' at `precision`, or None where torch has no such peer."""
+    if precision == "int8":
+        quantized = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+        if not any(type(m).__module__.startswith("torch.ao.nn.quantized") for m in quantized.modules()):
+            return None  # no nn.Linear: nothing quantized (GPT-2's Conv1D)
+        model = quantized
+
+    def generate(prompt, new_tokens):
+        with torch.autocast("cpu", torch.bfloat16, enabled=precision == "bf16"):
+            return language_models.eager_generate(model, prompt, new_tokens, **generate_options)
+
+    return generate
+
+
+def timed(generate, prompt, new_tokens: int, rounds: int) -> tuple[float, float, torch.Tensor]:
+    """(time to first token, seconds per later token, the tokens), medians over rounds."""
+    generate(prompt, new_tokens)  # warm-up: compiles, allocations, the caches
+    first, whole = [], []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        generate(prompt, 1)
+        first.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        tokens = generate(prompt, new_tokens)
+        whole.append(time.perf_counter() - start)
+    ttft = statistics.median(first)
+    return ttft, (statistics.median(whole) - ttft) / (new_tokens - 1), tokens
+
+
+def kernels(generator) -> str:
+    decode = generator.compiled(1)
+    used = cpu_instructions.census(decode.vmfb)
+    named = [kind for kind, count in used.items() if count]
+    library = (decode.report.get("matmul library") or {}).get("library") or []
+    if library:
+        named.append(f"MKL ({len(library)} shapes)")
+    return ", ".join(named) or "scalar/AVX2"
+
+
+def log(message: str) -> None:
+    print(f"[generate] {message}", file=sys.stderr, flush=True)
+
+
+def run_model(name: str, precisions: list[str], args) -> list[dict]:
+    model = language_models.build(name)
+    prompt = torch.randint(0, model.config.vocab_size, (1, args.prompt), generator=torch.Generator().manual_seed(0))
+    cache = args.prompt + args.new_tokens
+    rows, reference = [], None
+    for precision in precisions:
+        variants = {}
+        start = time.perf_counter()
+        generator = mlc.generator(model, max_cache_len=cache, precision=precision)
+        generator.compiled(args.prompt), generator.compiled(1)
+        log(f"{name} {precision}: mlc compiled in {time.perf_counter() - start:.0f} s")
+        variants["eager"] = eager_variant(model, precision)  # first: f32 eager's tokens are the reference
+        variants["eager static"] = eager_variant(model, precision, cache_implementation="static")
+        if args.torch_compile and precision == "f32":
+            compiled_model = language_models.build(name)
+            compiled_model.forward = torch.compile(compiled_model.forward)
+            variants["torch.compile"] = eager_variant(compiled_model, precision, cache_implementation="static")
+        variants["mlc"] = generator.generate
+        for variant, generate in variants.items():
+            if generate is None:
+                rows.append({"model": name, "precision": precision, "variant": variant,
+                             "failure": "no peer: nothing to quantize (no nn.Linear)"})
+                continue
+            try:
+                ttft, per_token, tokens = timed(generate, prompt, args.new_tokens, args.rounds)
+            except Exception as error:  # a peer that cannot run this combination: its row says why
+                failure = "fails: " + str(error).strip().splitlines()[0][:60]
+                rows.append({"model": name, "precision": precision, "variant": variant, "failure": failure})
+                log(f"{name} {precision} {variant} fails: {failure}")
+                continue
+            if reference is None:  # f32 eager comes first when f32 is asked for
+                reference = tokens if (precision, variant) == ("f32", "eager") else None
+            agree = _leading_agreement(tokens, reference, args.prompt) if reference is not None else None
+            rows.append({"model": name, "precision": precision, "variant": variant, "ttft": ttft,
+                         "per_token": per_token, "agree": agree,
+                         "kernels": kernels(generator) if variant == "mlc" else "",
+                         "limit": bytes_per_token(model, precision) / args.bandwidth})
+            log(f"{name} {precision} {variant}: first token {ttft * 1e3:.1f} ms, {per_token * 1e3:.2f} ms per token")
+    _check_f32_tokens(rows, args.new_tokens)
+    return rows
+
+
+def _leading_agreement(tokens, reference, prompt: int) -> int:
+    new, expected = tokens[0, prompt:].tolist(), reference[0, prompt:].tolist()
+    return next((i for i, (a, b) in enumerate(zip(new, expected)) if a != b), len(new))
+
+
+def _check_f32_tokens(rows, new_tokens: int) -> None:
+    """The f32 variants' tokens are eager's; mlc's must be, or the timing means nothing."""
+    for row in rows:
+        if row["precision"] == "f32" and row.get("agree") is not None and row["agree"] != new_tokens:
+            raise SystemExit(f"{row['model']} f32 {row['variant']}: tokens differ from eager's after "
+                             f"{row['agree']} of {new_tokens}")
+
+
+def print_table(rows, args) -> None:
+    header = ["model", "precision", "variant", "first token ms", "ms / token", "limit ms / token",
+              "/ limit", "tokens = f32 eager", "kernels (mlc)"]
+    lines = [header]
+    for row in rows:
+        if "failure" in row:
+            lines.append([row["model"], row["precision"], row["variant"], row["failure"], "", "", "", "", ""])
+            continue
+        lines.append([row["model"], row["precision"], row["variant"], f"{row['ttft'] * 1e3:.1f}",
+                      f"{row['per_token'] * 1e3:.2f}", f"{row['limit'] * 1e3:.2f}",
+                      f"{row['per_token'] / row['limit']:.2f}",
+                      "" if row["agree"] is None else f"{row['agree']}/{args.new_tokens}", row["kernels"]])
+    if args.markdown:
+        print("| " + " | ".join(lines[0]) + " |")
+        print("|" + "---|" * len(header))
+        for line in lines[1:]:
+            print("| " + " | ".join(line) + " |")
+    else:
+        widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+        for line in lines:
+            print("  ".join(cell.ljust(width) for cell, width in zip(line, widths)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--models", default="gpt2,llama")
+    parser.add_argument("--precisions", default="f32,bf16,int8")
+    parser.add_argument("--prompt", type=int, default=32, help="prompt tokens")
+    parser.add_argument("--new-tokens", type=int, default=64)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--torch-compile", action="store_true", help="also torch.compile's forward (f32)")
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args()
+    precisions = args.precisions.split(",")
+    if precisions[0] != "f32":
+        precisions = ["f32"] + [p for p in precisions if p != "f32"] if "f32" in precisions else precisions
+    args.bandwidth = read_bandwidth()
+    rows = [row for name in args.models.split(",") for row in run_model(name, precisions, args)]
+    for line in machine():
+        print(line)
+    print(f"memory read bandwidth: {args.bandwidth / 1e9:.1f} GB/s (sum over 1 GiB, {torch.get_num_threads()} "
+          f"threads); CPU: {cpu()[0]}; load average {os.getloadavg()[0]:.2f} at the end")
+    print_table(rows, args)
+
+
+if __name__ == "__main__":
+    main()
