@@ -7,8 +7,9 @@ and the census that reads them back out of a `.vmfb`.
   target another machine. IREE aborts on a name LLVM does not know ("LLVM ERROR"), so a
   name is tried on a one-op module first and refused with LLVM's own list.
 - `census(vmfb)` counts the instructions that show which kernels a model's matmuls
-  got: `vdpbf16ps` (AVX-512-BF16), `vpdpbusd`/`vpdpwssd` (AVX-512-VNNI), AMX tile
-  multiplies, and f32 FMAs on 512-bit registers. It disassembles the ELF objects IREE
+  got: `vdpbf16ps` (AVX-512-BF16), `vpdpbusd` (VNNI on bytes) and `vpdpwssd` (VNNI on
+  16-bit words, half the rate: IREE 3.13's s8 x s8 kernels sign-extend to these), AMX
+  tile multiplies, and f32 FMAs on 512-bit registers. It disassembles the ELF objects IREE
   embeds (objdump, from binutils). The vendor library's matmuls (matmul-library) run
   in MKL, outside the executable: the report's "matmul library" lists those.
 """
@@ -27,7 +28,8 @@ from ...errors import UserError
 HOST = "host"
 KERNELS = {
     "AVX-512-BF16": ("vdpbf16ps",),
-    "AVX-512-VNNI": ("vpdpbusd", "vpdpwssd", "vpdpbusds", "vpdpwssds"),
+    "VNNI 8-bit": ("vpdpbusd", "vpdpbusds"),  # u8 x s8, 4 products per lane
+    "VNNI 16-bit": ("vpdpwssd", "vpdpwssds"),  # s16 x s16, 2 per lane: IREE 3.13's i8 kernels widen to these
     "AMX": ("tdpbf16ps", "tdpbssd", "tdpbsud", "tdpbusd", "tdpbuud", "tdpfp16ps"),
     "AVX-512 f32 FMA": ("vfmadd231ps zmm", "vfmadd213ps zmm", "vfmadd132ps zmm"),
 }
