@@ -39,6 +39,7 @@ from . import (  # noqa: F401 (registers patterns)
     loss,
     normalization,
     pooling,
+    quantized,
     random,
     reduction,
     resampling,

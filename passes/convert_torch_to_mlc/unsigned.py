@@ -53,7 +53,9 @@ WIDENED = _aten(
     "bitwise_right_shift.Tensor", "bitwise_right_shift.Scalar", "__rshift__.Tensor", "__rshift__.Scalar",
     "to.dtype", "_to_copy", "type_as",
     *ew.UNARY_OP_CLASSES,  # abs, sign, and exp or sqrt of integers, which compute in float
-) | {"torch.prims.convert_element_type"}
+) | {"torch.prims.convert_element_type",
+    # PT2E's uint8 activations: dequantize reads them as values, quantize clamps into [qmin, qmax] first
+    "torch.quantized_decomposed.quantize_per_tensor", "torch.quantized_decomposed.dequantize_per_tensor"}
 
 # Casts may make unsigned integers from others as they stand: data.cast gives torch's bits.
 TO_UNSIGNED = {"torch.aten.to.dtype", "torch.aten._to_copy", "torch.prims.convert_element_type"}
