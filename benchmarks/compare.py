@@ -357,6 +357,18 @@ def print_table(rows: list[dict], variants: list[str], markdown: bool) -> None:
         print(f"{'- ' if markdown else ''}{model}, {variant} fails: {text}")
 
 
+def print_grid(table: list[list[str]], markdown: bool) -> None:
+    """A header row and its rows, as a Markdown table or as aligned columns."""
+    if markdown:
+        print("| " + " | ".join(table[0]) + " |\n|" + "---|" * len(table[0]))
+        for row in table[1:]:
+            print("| " + " | ".join(row) + " |")
+        return
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    for row in table:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)))
+
+
 def machine() -> list[str]:
     name, lanes, ghz = cpu()
     versions = ", ".join(f"{package} {metadata.version(package)}"

@@ -43,7 +43,7 @@ from mlc.driver.backends import cpu_instructions
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import language_models  # noqa: E402
-from compare import cpu, machine  # noqa: E402
+from compare import cpu, machine, print_grid  # noqa: E402
 
 ELEMENT_BYTES = {"f32": 4, "bf16": 2, "int8": 1}
 
@@ -190,15 +190,7 @@ def print_table(rows, args) -> None:
                       f"{row['per_token'] * 1e3:.2f}", f"{row['limit'] * 1e3:.2f}",
                       f"{row['per_token'] / row['limit']:.2f}",
                       "" if row["agree"] is None else f"{row['agree']}/{args.new_tokens}", row["kernels"]])
-    if args.markdown:
-        print("| " + " | ".join(lines[0]) + " |")
-        print("|" + "---|" * len(header))
-        for line in lines[1:]:
-            print("| " + " | ".join(line) + " |")
-    else:
-        widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-        for line in lines:
-            print("  ".join(cell.ljust(width) for cell, width in zip(line, widths)))
+    print_grid(lines, args.markdown)
 
 
 def main() -> None:

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import benchmark, cpu, log, machine, ms, warm_up_compilers  # noqa: E402
+from compare import benchmark, cpu, log, machine, ms, print_grid, warm_up_compilers  # noqa: E402
 
 VARIANTS = {
     "f32": ("mlc O2", ["eager", "torch.compile"]),
@@ -69,14 +69,8 @@ def main() -> None:
         print(f"- {line}" if args.markdown else line)
     header = ["model", "precision", "mlc ms", "eager ms", "torch.compile ms", "mlc / best peer", "kernels (mlc)"]
     table = [header] + [row for result in results for row in rows_of(result, precisions)]
-    if args.markdown:
-        print("\n| " + " | ".join(header) + " |\n|" + "---|" * len(header))
-        for row in table[1:]:
-            print("| " + " | ".join(row) + " |")
-    else:
-        widths = [max(len(row[i]) for row in table) for i in range(len(header))]
-        for row in table:
-            print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)))
+    print()
+    print_grid(table, args.markdown)
     for result in results:
         for variant, text in result["failures"].items():
             print(f"{result['model']}, {variant} fails: {text}")
