@@ -48,6 +48,7 @@ class TargetTraits(Protocol):
     """What a pipeline asks of the target it compiles for (the driver's bound target)."""
 
     runs_alone: tuple[str, ...]  # mlc ops its compiler takes only in a dispatch of their own
+    split_reductions_alone: bool  # a reduction over axes not in one run takes no producer into its group
     left_outside: tuple[str, ...]  # mlc ops it wants outside every fusion group
     dispatch_regions: bool  # it takes fusion groups as IREE dispatch regions
 
@@ -76,6 +77,8 @@ class Pipeline:
         runs_alone, left_outside = (target.runs_alone, target.left_outside) if target is not None else ((), ())
         left_outside = tuple(dict.fromkeys(left_outside + self.left_outside))
         options = [f"isolate={','.join(runs_alone)}"] * bool(runs_alone) + [f"outside={','.join(left_outside)}"] * bool(left_outside)
+        if target is not None and target.split_reductions_alone:
+            options.append("split-reductions-alone=true")
         if not options:
             return list(self.passes)
         return [f"mlc-fuse{{{' '.join(options)}}}" if e == "mlc-fuse" else e for e in self.passes]

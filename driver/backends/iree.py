@@ -47,6 +47,9 @@ RUNS_ALONE = ("concat", "im2col")
 # failed for builtin.unrealized_conversion_cast" on CUDA): it stays out of mlc's groups,
 # and IREE turns the inserted slices into copies, as it does for torch-mlir's own concats.
 GPU_RUNS_ALONE, GPU_LEFT_OUTSIDE = ("im2col",), ("concat",)
+# And a reduction over axes that are not one run (`(x * x).sum((0, 3))`) takes no producer
+# into its dispatch on the GPUs: fused, Vulkan computed it wrong in the first calls after
+# loading (mlc-fuse's split-reductions-alone). On cuda a precaution: not measured here.
 # IREE's recommended CPU settings (its CPU guide): data tiling packs each matmul's operands
 # into the tiles of IREE's mmt4d microkernels (weights once, at load; activations by a
 # pack that IREE fuses into the producing dispatch, or gives a dispatch of its own), and
@@ -528,7 +531,7 @@ def _gpu_target(name: str, runtime: str, **fields) -> Target:
         return _device_function(vmfb, name, runtime, parameters)
 
     return Target(name=name, load=load, can_run=lambda: _probed(runtime), external_params=True,
-                  runs_alone=GPU_RUNS_ALONE, left_outside=GPU_LEFT_OUTSIDE,
+                  runs_alone=GPU_RUNS_ALONE, left_outside=GPU_LEFT_OUTSIDE, split_reductions_alone=True,
                   runtime_driver=lambda flops, options: runtime, **fields)
 
 

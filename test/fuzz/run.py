@@ -29,6 +29,7 @@ os.environ.setdefault("MLC_CACHE_DIR", str(HERE.parents[1] / "build" / "cache"))
 from check import Configuration, Finding, check, finding, write_reproducer  # noqa: E402
 from graphs import programs  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
+from hypothesis.errors import FlakyFailure  # noqa: E402
 from reduce import reduce  # noqa: E402
 
 BATCH = 25
@@ -77,16 +78,13 @@ class Campaign:
 
         try:
             one()
-        except Finding:
+        except (Finding, FlakyFailure) as error:
             configuration, found, program = self.failing
             drawn = len(program.lines)
-
-            def same_failure(candidate) -> bool:
-                again = finding(candidate, configuration)
-                return again is not None and again.kind == found.kind
-
-            program = reduce(program, same_failure)
-            found = finding(program, configuration) or found
+            if isinstance(error, FlakyFailure):  # Hypothesis ran it again and it passed: no reducing it
+                found = Finding(found.kind, f"{found.detail}; flaky: the same program passed when run again")
+            else:
+                program, found = self._reduced(program, configuration, found)
             name = f"seed{batch_seed}-{len(self.findings)}"
             path = write_reproducer(self.out, name, program, configuration, found)
             record = {"kind": found.kind, "configuration": str(configuration), "detail": found.detail,
@@ -94,6 +92,17 @@ class Campaign:
             self.findings.append(record)
             self.log(f"  {found.kind} ({configuration}): {found.detail}\n    reduced from {drawn} to "
                      f"{len(program.lines)} op(s): {path}")
+
+    @staticmethod
+    def _reduced(program, configuration, found):
+        """The fewest lines that still fail the same way, and their finding."""
+
+        def same_failure(candidate) -> bool:
+            again = finding(candidate, configuration)
+            return again is not None and again.kind == found.kind
+
+        program = reduce(program, same_failure)
+        return program, finding(program, configuration) or found
 
 
 def main(argv=None) -> int:
