@@ -49,6 +49,7 @@ class TargetTraits(Protocol):
 
     runs_alone: tuple[str, ...]  # mlc ops its compiler takes only in a dispatch of their own
     split_reductions_alone: bool  # a reduction over axes not in one run takes no producer into its group
+    guard_broadcast_reads: bool  # a reduction's value read broadcast goes through a barrier (mlc-guard-reduction-rereads)
     left_outside: tuple[str, ...]  # mlc ops it wants outside every fusion group
     dispatch_regions: bool  # it takes fusion groups as IREE dispatch regions
 
@@ -89,7 +90,11 @@ class Pipeline:
         fused = any(_element_name(e) == "mlc-fuse" for e in self.passes)
         dispatch_regions = target is None or target.dispatch_regions
         lowering = LOWERING_WITH_FUSION if fused and dispatch_regions else LOWERING
-        return lowering + FOR_IREE if dispatch_regions else lowering
+        if not dispatch_regions:
+            return lowering
+        if target is not None and target.guard_broadcast_reads:
+            return lowering + [f"{name}{{broadcasts=true}}" for name in FOR_IREE]
+        return lowering + FOR_IREE
 
     def with_precision(self, precision: str) -> "Pipeline":
         """This pipeline computing its matmuls in `precision` ("f32": as it is; "bf16":

@@ -535,7 +535,7 @@ def _gpu_target(name: str, runtime: str, **fields) -> Target:
 
     return Target(name=name, load=load, can_run=lambda: _probed(runtime), external_params=True,
                   runs_alone=GPU_RUNS_ALONE, left_outside=GPU_LEFT_OUTSIDE, split_reductions_alone=True,
-                  runtime_driver=lambda flops, options: runtime, **fields)
+                  guard_broadcast_reads=True, runtime_driver=lambda flops, options: runtime, **fields)
 
 
 VULKAN_SPIRV = _gpu_target(

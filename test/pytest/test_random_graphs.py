@@ -131,6 +131,20 @@ def test_a_broadcast_then_a_transpose_on_vulkan(function):
     compile_and_compare(function, x, target="vulkan-spirv", allow_fallback=False, call_with=[(x,)] * 3)
 
 
+@pytest.mark.iree
+@pytest.mark.parametrize("opt_level", [0, 1])
+def test_a_reduction_read_broadcast_on_vulkan(opt_level):
+    """log_softmax over dim 0, where IREE forms the dispatches: its Vulkan code computed only
+    the [:, 0] slice (a program of the random runs, seed 40001, reduced); the broadcast read
+    of the reduction's value now goes through a barrier on the GPU targets."""
+    runs, why = targets.get("vulkan-spirv").can_run()
+    if not runs:
+        pytest.skip(f"vulkan-spirv does not run here: {why}")
+    x = torch.randn(6, 3, 2, 4)
+    compile_and_compare(lambda x: torch.log_softmax(x, 0), x, target="vulkan-spirv", opt_level=opt_level,
+                        allow_fallback=False, call_with=[(x,)] * 3)
+
+
 def test_a_program_is_the_source_it_prints():
     program = Program(inputs=[Value("x0", (2, 3))], parameters=[("p0", "torch.nn.Parameter(torch.ones((3, 4)))")],
                       lines=[(Value("v0", (2, 4), 1), "torch.matmul(x0, self.p0)")],
