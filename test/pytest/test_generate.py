@@ -82,4 +82,6 @@ def test_user_errors_are_clear():
         generator.generate(torch.zeros(2, 8, dtype=torch.int64), 4)
     with pytest.raises(mlc.UserError, match="int64 tensor"):
         generator.generate(torch.zeros(1, 8), 4)
+    with pytest.raises(mlc.UserError, match="at least one token and max_new_tokens >= 1"):
+        generator.generate(torch.zeros(1, 8, dtype=torch.int64), 0)
     assert generator._compiled == {}  # nothing compiled for a refused call
