@@ -21,7 +21,8 @@ from torch_mlir import ir
 from ..dialects import data_ops
 from .graph import defining
 
-__all__ = ["dtype_of", "keep_new_arrays_with", "make_constant", "register", "resource_name", "splat_of", "value_of"]
+__all__ = ["attribute_value", "constant_attribute", "dtype_of", "keep_new_arrays_with", "make_constant", "register",
+           "resource_name", "splat_of", "value_of"]
 
 # MLIR element type -> numpy dtype (bf16: ml_dtypes', which numpy computes with in f32
 # and rounds, as IREE does).
@@ -123,10 +124,13 @@ def value_of(value: ir.Value) -> np.ndarray | None:
     for element types numpy lacks, for bf16 `dense<...>` literals (the bindings read
     them as Python objects) and for blobs whose bytes are unknown."""
     constant = defining(value, data_ops.ConstantOp)
-    if constant is None:
-        return None
-    op = constant.operation
-    attr, type_ = op.attributes["value"], value.type
+    return None if constant is None else attribute_value(constant.operation, value.type)
+
+
+def attribute_value(op: ir.Operation, type_: ir.RankedTensorType) -> np.ndarray | None:
+    """The array held by the `value` attribute of `op` (an `mlc.constant`, or the
+    `arith.constant` it lowers to), read-only; None where `value_of` gives None."""
+    attr = op.attributes["value"]
     dtype = dtype_of(type_)
     if dtype is None:
         return None
@@ -163,16 +167,21 @@ def _is_splat(array: np.ndarray) -> bool:
 
 def make_constant(array: np.ndarray, type_: ir.RankedTensorType, name: str = "constant") -> ir.Value:
     """An `mlc.constant` of `type_` holding `array`, built at the current insertion
-    point. Small arrays, splats and booleans become `dense<...>`; others a resource
-    blob named `name` (MLIR makes it unique) that references the array."""
+    point (see `constant_attribute`)."""
+    return data_ops.ConstantOp(constant_attribute(array, type_, name), type_).result
+
+
+def constant_attribute(array: np.ndarray, type_: ir.RankedTensorType, name: str = "constant") -> ir.Attribute:
+    """The attribute of a constant of `type_` holding `array`. Small arrays, splats and
+    booleans become `dense<...>`; others a resource blob named `name` (MLIR makes it
+    unique) that references the array."""
     dtype = dtype_of(type_)
     array = np.ascontiguousarray(np.asarray(array, dtype=dtype).reshape(type_.shape))
     raw = array.view(np.uint16) if dtype == BF16 else array  # the bindings take bf16 as its bits
     if array.size <= DENSE_LIMIT or dtype == np.bool_ or _is_splat(array):
-        attr = ir.DenseElementsAttr.get(raw[(0,) * array.ndim] if _is_splat(array) else raw, type=type_)
-    else:
-        array = _STORES.get(type_.context, lambda made: made)(array)
-        raw = array.view(np.uint16) if dtype == BF16 else array
-        attr = ir.DenseResourceElementsAttr.get_from_buffer(raw, name, type_)
-        register(attr, array)
-    return data_ops.ConstantOp(attr, type_).result
+        return ir.DenseElementsAttr.get(raw[(0,) * array.ndim] if _is_splat(array) else raw, type=type_)
+    array = _STORES.get(type_.context, lambda made: made)(array)
+    raw = array.view(np.uint16) if dtype == BF16 else array
+    attr = ir.DenseResourceElementsAttr.get_from_buffer(raw, name, type_)
+    register(attr, array)
+    return attr

@@ -13,6 +13,7 @@ from torch_mlir.dialects import arith, linalg, tensor
 from ...dialects import compute_ops as compute
 from ...dialects.compute_ops import spatial_dims
 from ...dialects.op_base import DYNAMIC, bool_attr, i64_array, int_attr, is_float
+from ..constant_values import attribute_value, constant_attribute, resource_name
 from ..op_registry import lowers
 from .builders import (
     PARALLEL,
@@ -189,7 +190,7 @@ def _lower_conv2d(op):
         return named(x, op.weight, outs=[init], **window)
     if groups == channels == filters:
         return _depthwise(x, op.weight, init, layout, window)
-    return _grouped(x, op.weight, init, layout, groups, window, op.bias)
+    return _grouped(x, op.weight, init, layout, groups, window, op.bias, op)
 
 
 def _one_window(op, axes, dilation) -> bool:
@@ -249,7 +250,7 @@ def _split_accumulator(init, bias, axis, groups):
     return linalg.broadcast(bias, outs=[empty(sizes(split), element_type)], dimensions=added).results[0], reassociation
 
 
-def _grouped(x, weight, init, layout, groups, window, bias=None):
+def _grouped(x, weight, init, layout, groups, window, bias, conv):
     """Channels split into groups: conv_2d_ngchw_gfchw (NCHW) or conv_2d_nhwgc_gfhwc
     (NHWC, whose KH x KW x C/G x F weight is transposed to G x F/G x KH x KW x C/G)."""
     if layout == "NCHW":
@@ -259,13 +260,43 @@ def _grouped(x, weight, init, layout, groups, window, bias=None):
         result = linalg.conv_2d_ngchw_gfchw(x, weight, outs=[init], **window)
         return collapse(result, groups_of_result)
     x, _ = _split_channels(x, 3, groups)
-    weight, _ = _split_channels(weight, 3, groups)
-    kh, kw, cg, g, fg = weight.type.shape
-    transposed = empty([g, fg, kh, kw, cg], weight.type.element_type)
-    weight = linalg.transpose(weight, outs=[transposed], permutation=[3, 4, 0, 1, 2]).results[0]
+    weight = _weight_by_group(weight, groups, conv)
     init, groups_of_result = _split_accumulator(init, bias, 3, groups)
     result = linalg.conv_2d_nhwgc_gfhwc(x, weight, outs=[init], **window)
     return collapse(result, groups_of_result)
+
+
+def _weight_by_group(weight, groups, conv):
+    """The NHWC weight KH x KW x C/G x F as G x F/G x KH x KW x C/G, the order
+    conv_2d_nhwgc_gfhwc reads, reordered outside the dispatch of `conv`: IREE 3.13's
+    SPIR-V code computes garbage for a grouped convolution whose dispatch transposes
+    its weight (random programs, seed 70012). A constant weight is reordered here, at
+    compile time; another one right before `conv`'s fusion group, where it is defined
+    outside it, which also lets IREE hoist it out of every call."""
+    kh, kw, cg, filters = weight.type.shape
+    by_group = [groups, filters // groups, kh, kw, cg]
+    owner = None if isinstance(weight.owner, ir.Block) else weight.owner.operation
+    constant = owner is not None and owner.name in ("arith.constant", "mlc.constant")
+    array = attribute_value(owner, weight.type) if constant else None
+    if array is not None:
+        reordered = array.reshape(kh, kw, cg, groups, filters // groups).transpose(3, 4, 0, 1, 2)
+        type_ = ir.RankedTensorType.get(by_group, weight.type.element_type)
+        name = (resource_name(owner.attributes["value"]) or "weight") + ".by_group"
+        return arith.constant(type_, constant_attribute(reordered, type_, name))
+    with ir.InsertionPoint(_group_outside(conv, weight) or conv.operation):
+        split, _ = _split_channels(weight, 3, groups)
+        transposed = empty(by_group, weight.type.element_type)
+        return linalg.transpose(split, outs=[transposed], permutation=[3, 4, 0, 1, 2]).results[0]
+
+
+def _group_outside(op, value) -> ir.Operation | None:
+    """The fusion group holding `op`, when `value` is defined outside it; else None."""
+    group = op.operation.parent
+    if group is None or group.name != "mlc.fusion_group":
+        return None
+    owner = value.owner
+    where = owner.owner if isinstance(owner, ir.Block) else owner.operation.parent
+    return None if where == group else group
 
 
 # --- pooling -----------------------------------------------------------------
