@@ -290,10 +290,37 @@ def _no_weights_in_lists(program: torch.export.ExportedProgram) -> None:
     program.graph_module.recompile()
 
 
+# The private forms of embedding_bag, where padding_idx -1 means "no padding row".
+PRIVATE_EMBEDDING_BAGS = frozenset({torch.ops.aten._embedding_bag.default,
+                                    torch.ops.aten._embedding_bag_forward_only.default})
+
+
+def _public_embedding_bag(program: torch.export.ExportedProgram) -> None:
+    """`_embedding_bag` (a direct call, or what a decomposition of `embedding_bag` leaves)
+    marks "no padding row" with padding_idx -1. torch-mlir renames it `embedding_bag.padding_idx`
+    and keeps the -1, which that op reads as the last row: its rows were left out of
+    every bag, a wrong sum with no error. The public op goes back in, with None for -1."""
+    graph = program.graph_module.graph
+    for node in list(graph.nodes):
+        if node.target not in PRIVATE_EMBEDDING_BAGS:
+            continue
+        arguments = torch.fx.operator_schemas.normalize_function(
+            node.target, node.args, node.kwargs, normalize_to_only_use_kwargs=True).kwargs
+        padding_idx = arguments.get("padding_idx", -1)
+        arguments["padding_idx"] = None if padding_idx == -1 else padding_idx
+        with graph.inserting_before(node):
+            public = graph.call_function(torch.ops.aten.embedding_bag.padding_idx, (), arguments)
+        public.meta = dict(node.meta)
+        node.replace_all_uses_with(public)
+        graph.erase_node(node)
+    program.graph_module.recompile()
+
+
 def import_program(program: torch.export.ExportedProgram, context: ir.Context, func_name: str = "main") -> ir.Module:
     """Imports an ExportedProgram and lowers it to torch-mlir's backend contract."""
     importer = FxImporter(context=context, hooks=WeightsByReference(program, context))
     _no_weights_in_lists(program)
+    _public_embedding_bag(program)
     with _non_persistent_buffers_in_state_dict(program):
         try:
             importer.import_frozen_program(program, func_name=func_name)

@@ -406,6 +406,13 @@ case("embedding_bag_mean_padding_2d", lambda m, i: m(i), lambda: torch.tensor([[
      module=lambda: torch.nn.EmbeddingBag(10, 4, mode="mean", padding_idx=0))
 case("embedding_bag_max_last_offset", lambda w, i, o: F.embedding_bag(i, w, o, mode="max", include_last_offset=True),
      floats(10, 3), lambda: torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), lambda: torch.tensor([0, 3, 3, 8]))
+# `_embedding_bag` marks "no padding row" with -1; once renamed embedding_bag.padding_idx, -1 is
+# the last row, which dropped row 9 from the second bag (torch_import._public_embedding_bag).
+for _mode, _name in enumerate(["sum", "mean", "max"]):
+    case(f"embedding_bag_private_{_name}", lambda w, i, o, mode=_mode: torch.ops.aten._embedding_bag(w, i, o, False, mode)[0],
+         floats(10, 3), lambda: torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), lambda: torch.tensor([0, 4]))
+case("embedding_bag_padding_last_row", lambda w, i, o: F.embedding_bag(i, w, o, mode="sum", padding_idx=-1),
+     floats(10, 3), lambda: torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), lambda: torch.tensor([0, 4]))
 case("topk", lambda x: torch.topk(x, 3), distinct(4, 7))
 case("topk_smallest_dim0", lambda x: torch.topk(x, 2, dim=0, largest=False), distinct(5, 3))
 case("topk_values", lambda x: torch.topk(x, 2).values * 2, distinct(2, 3, 6))
