@@ -31,7 +31,9 @@ def clamp(op):
     else:
         low = -math.inf if op.is_none(1) else op.float(1)
         high = math.inf if op.is_none(2) else op.float(2)
-    return ew.ClampOp(op.tensor("self_"), f64(low), f64(high), op.result_type()).result
+    result_type = op.result_type()  # an integer input with a float bound is promoted to float first
+    x = cast_to(op.tensor("self_"), result_type.element_type)
+    return ew.ClampOp(x, f64(low), f64(high), result_type).result
 
 
 @converts("torch.aten.softplus", makes=ew.SoftplusOp, keep_whole=True)

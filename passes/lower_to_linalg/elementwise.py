@@ -131,6 +131,18 @@ def _floor_div_float(x, y):
     return arith.select(arith.cmpf(arith.CmpFPredicate.OEQ, y, _c(y, 0)), arith.divf(x, y), result)
 
 
+def _atan2(y, x):
+    """atan2 as IEEE gives it, where the polynomial math.atan2 becomes in IREE does not:
+    the sign of y, zeros included (atan2(-0.0, -1) came out pi, not -pi), and the
+    corners of two infinities (+-pi/4 or +-3pi/4, not NaN)."""
+    def infinite(v):
+        return arith.cmpf(arith.CmpFPredicate.OEQ, math.absf(v), _c(v, pymath.inf))
+
+    corner = arith.select(arith.cmpf(arith.CmpFPredicate.OGT, x, _c(x, 0)), _c(x, pymath.pi / 4), _c(x, 3 * pymath.pi / 4))
+    angle = arith.select(arith.andi(infinite(y), infinite(x)), corner, math.atan2(y, x))
+    return math.copysign(angle, y)
+
+
 def _remainder_float(x, y):
     return _floored(arith.remf(x, y), y, arith.cmpf, arith.CmpFPredicate.UNE, arith.CmpFPredicate.OLT, arith.addf)
 
@@ -183,11 +195,12 @@ BINARY = {
     ew.FmodOp: (arith.remf, arith.remsi),
     ew.RemainderOp: (_remainder_float, _remainder_int),
     ew.FloorDivOp: (_floor_div_float, arith.floordivsi),
-    ew.Atan2Op: (math.atan2, None),
+    ew.Atan2Op: (_atan2, None),
 }
 
-# On bools (i1, unsigned) max and min are `or` and `and`.
-BOOL_BINARY = {ew.MaximumOp: arith.ori, ew.MinimumOp: arith.andi}
+# On bools (i1, unsigned) max and min are `or` and `and`, and so is add, as torch's
+# True + True is True (addi would wrap it to False).
+BOOL_BINARY = {ew.MaximumOp: arith.ori, ew.MinimumOp: arith.andi, ew.AddOp: arith.ori}
 
 COMPARE_FLOAT = {"eq": "OEQ", "ne": "UNE", "lt": "OLT", "le": "OLE", "gt": "OGT", "ge": "OGE"}
 COMPARE_INT = {"eq": "eq", "ne": "ne", "lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge"}

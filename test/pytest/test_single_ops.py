@@ -133,12 +133,22 @@ case("minimum", torch.minimum, floats(3, 4), floats(4))
 case("maximum", torch.maximum, floats(3, 4), floats(4))
 case("maximum_int", torch.maximum, ints(3, 4), ints(3, 4))
 case("atan2", torch.atan2, floats(3, 4), floats(3, 4))
+# Signed zeros and infinities: atan2(-0.0, -1) is -pi (IREE's polynomial gave pi).
+case("atan2_signed_zeros", torch.atan2, lambda: torch.tensor([0.0, -0.0, 0.0, -0.0, 1.0, -1.0, float("inf"), -2.0]),
+     lambda: torch.tensor([-1.0, -1.0, 1.0, 1.0, 0.0, -0.0, float("-inf"), float("inf")]))
 case("lerp", lambda a, b: torch.lerp(a, b, 0.3), floats(3, 4), floats(3, 4))
 case("rsub", lambda x: 2.0 - x, floats(3, 4))
 case("addcmul", lambda a, b, c: torch.addcmul(a, b, c, value=0.5), floats(3, 4), floats(3, 4), floats(3, 4))
 case("logical_and", torch.logical_and, bools(3, 4), bools(3, 4))
 case("logical_or", torch.logical_or, bools(3, 4), bools(3, 4))
 case("logical_xor", torch.logical_xor, bools(3, 4), bools(3, 4))
+# torch's True + True is True: an i1 addi wrapped it to False, a wrong answer with no error.
+case("bool_add", lambda a, b: a + b, bools(3, 4), bools(3, 4))
+case("bool_add_alpha", lambda a, b: torch.add(a, b, alpha=True), bools(3, 4), bools(3, 4))
+case("bool_mul", lambda a, b: a * b, bools(3, 4), bools(3, 4))
+# An integer tensor clamped by a float bound is a float tensor (the verifier refused mlc.clamp).
+case("int_clamp_float_bound", lambda x: torch.clamp(x, min=-2.5), ints(3, 4, low=-5, high=5))
+case("int_clamp_int_bound", lambda x: torch.clamp(x, min=-2, max=3), ints(3, 4, low=-5, high=5))
 case("logical_not", torch.logical_not, bools(3, 4))
 case("logical_and_float", torch.logical_and, floats(4), lambda: torch.tensor([0.0, 1.0, -2.0, 0.0]))
 case("bitwise_and", torch.bitwise_and, ints(3, 4), ints(3, 4))

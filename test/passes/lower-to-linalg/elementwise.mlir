@@ -579,3 +579,50 @@ func.func @negative_already_linalg(%x: tensor<4xf32>, %init: tensor<4xf32>) -> t
   %0 = linalg.exp ins(%x : tensor<4xf32>) outs(%init : tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+/// On bools add is `or` (torch's True + True is True), max `or` and min `and`;
+/// mul stays muli, which on i1 is `and`.
+
+// CHECK-LABEL: func.func @bool_arithmetic
+// CHECK: arith.ori
+// CHECK-NOT: arith.addi
+// CHECK: arith.ori
+// CHECK: arith.andi
+// CHECK: arith.muli
+func.func @bool_arithmetic(%x: tensor<4xi1>, %y: tensor<4xi1>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>) {
+  %0 = "mlc.add"(%x, %y) : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %1 = "mlc.maximum"(%x, %y) : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %2 = "mlc.minimum"(%x, %y) : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %3 = "mlc.mul"(%x, %y) : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return %0, %1, %2, %3 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>
+}
+
+// -----
+
+/// Negative: on other integers add stays addi.
+
+// CHECK-LABEL: func.func @i8_add
+// CHECK: arith.addi
+// CHECK-NOT: arith.ori
+func.func @i8_add(%x: tensor<4xi8>, %y: tensor<4xi8>) -> tensor<4xi8> {
+  %0 = "mlc.add"(%x, %y) : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+/// atan2 keeps the sign of y (zeros too) and the corners of two infinities, which
+/// the polynomial IREE makes of math.atan2 does not.
+
+// CHECK-LABEL: func.func @atan2
+// CHECK: ^bb0(%[[Y:.*]]: f32, %[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[ANGLE:.*]] = math.atan2 %[[Y]], %[[X]] : f32
+// CHECK: %[[PICKED:.*]] = arith.select %{{.*}}, %{{.*}}, %[[ANGLE]] : f32
+// CHECK: %[[SIGNED:.*]] = math.copysign %[[PICKED]], %[[Y]] : f32
+// CHECK: linalg.yield %[[SIGNED]] : f32
+func.func @atan2(%y: tensor<4xf32>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "mlc.atan2"(%y, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
