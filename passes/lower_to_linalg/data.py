@@ -27,7 +27,11 @@ def _float_to_float(x, target):
     if source_width == target_width:
         x = arith.extf(ir.F32Type.get(), x)
         source_width = 32
-    return arith.extf(target, x) if target_width > source_width else arith.truncf(target, x)
+    if target_width > source_width:
+        return arith.extf(target, x)
+    if target.typeid == ir.BF16Type.static_typeid:  # from f64 through f32, as torch rounds it
+        return _f32_to_bf16_bits(x if source_width == 32 else arith.truncf(ir.F32Type.get(), x))
+    return arith.truncf(target, x)
 
 
 def _int_to_int(x, target):
@@ -48,15 +52,19 @@ def _float_to_int(x, target):
 
 
 def _f32_to_bf16_bits(x):
-    """A finite f32 to bf16 rounding to nearest even, on the bits. Not `truncf` of a
-    `sitofp`: canonicalization folds the pair into one `sitofp` to bf16, for which
-    IREE's CPU backend links no `__truncsfbf2`."""
+    """An f32 to bf16 rounding to nearest even, on the bits, as torch rounds (a NaN
+    becomes 0x7FC0). Not `truncf`: IREE's CPU backend computes bf16 in f32, and a
+    `truncf` whose value stays in its dispatch was not rounded at all (`x.to(bf16).float()`
+    gave x back); nor `truncf` of a `sitofp`, which canonicalization folds into one
+    `sitofp` to bf16, for which IREE's CPU backend links no `__truncsfbf2`."""
     i32, i16 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(16)
     bits = arith.bitcast(i32, x)
     sixteen = constant(i32, 16)
     odd = arith.andi(arith.shrui(bits, sixteen), constant(i32, 1))
     rounded = arith.addi(bits, arith.addi(constant(i32, 0x7FFF), odd))
-    return arith.bitcast(ir.BF16Type.get(), arith.trunci(i16, arith.shrui(rounded, sixteen)))
+    high = arith.trunci(i16, arith.shrui(rounded, sixteen))
+    is_nan = arith.cmpf(arith.CmpFPredicate.UNO, x, x)
+    return arith.bitcast(ir.BF16Type.get(), arith.select(is_nan, constant(i16, 0x7FC0), high))
 
 
 def _int_to_float(x, target):

@@ -182,6 +182,14 @@ case("to_bool", lambda x: x.bool(), lambda: torch.tensor([0.0, 1.0, -0.5, 0.0]))
 case("bool_to_float", lambda x: x.float(), bools(3, 4))
 case("to_float16", lambda x: x.half(), floats(3, 4))
 case("to_float64", lambda x: x.double() * 2, floats(3, 4))
+# A round trip through bf16 in one dispatch: IREE's CPU code computes bf16 in f32 and skipped
+# the rounding of `truncf` (x came back unrounded); mlc rounds on the bits. Ties to even, a
+# value past bf16's largest, infinities, NaN, a subnormal, and f64 through f32 as torch rounds.
+_BF16_EDGES = [1.0 + 2.0**-8, 1.0 + 3 * 2.0**-8, -1.0 - 2.0**-8, 3.3895e38, float("inf"), float("-inf"),
+               float("nan"), 1e-40, -0.0, 1000.7, 1e-3, 65504.0]
+case("bfloat16_round_trip", lambda x: x.to(torch.bfloat16).float() * 1.0, lambda: torch.tensor(_BF16_EDGES))
+case("bfloat16_round_trip_f64", lambda x: x.to(torch.bfloat16).double() + 0.0,
+     lambda: torch.tensor(_BF16_EDGES, dtype=torch.float64) * (1 + 2.0**-30))
 
 
 # --- reductions ------------------------------------------------------------------

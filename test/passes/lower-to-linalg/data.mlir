@@ -64,12 +64,36 @@ func.func @cast_int_to_float(%x: tensor<4xi64>) -> tensor<4xf32> {
 // CHECK-NEXT: %[[F:.*]] = arith.sitofp %[[IN]] : i64 to f32
 // CHECK-NEXT: %[[BITS:.*]] = arith.bitcast %[[F]] : f32 to i32
 // CHECK: %[[HIGH:.*]] = arith.trunci %{{.*}} : i32 to i16
-// CHECK-NEXT: %[[B:.*]] = arith.bitcast %[[HIGH]] : i16 to bf16
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[F]], %[[F]] : f32
+// CHECK: %[[PICKED:.*]] = arith.select %[[NAN]], %{{.*}}, %[[HIGH]] : i16
+// CHECK-NEXT: %[[B:.*]] = arith.bitcast %[[PICKED]] : i16 to bf16
 // CHECK-NEXT: linalg.yield %[[B]] : bf16
 // CHECK-NOT: to bf16
 func.func @cast_int_to_bf16(%x: tensor<4xi64>) -> tensor<4xbf16> {
   %0 = "mlc.cast"(%x) : (tensor<4xi64>) -> tensor<4xbf16>
   return %0 : tensor<4xbf16>
+}
+
+// -----
+
+/// Floats to bf16 round on the bits too, a NaN to 0x7FC0 (32704), never with truncf:
+/// IREE's CPU code computes bf16 in f32, and a truncf whose value stayed in its
+/// dispatch was not rounded. f64 goes through f32 first, as torch rounds it.
+
+// CHECK-LABEL: func.func @cast_float_to_bf16
+// CHECK: ^bb0(%[[IN:.*]]: f32, %{{.*}}: bf16):
+// CHECK-NEXT: %[[BITS:.*]] = arith.bitcast %[[IN]] : f32 to i32
+// CHECK: %[[CANONICAL_NAN:.*]] = arith.constant 32704 : i16
+// CHECK: arith.bitcast %{{.*}} : i16 to bf16
+// CHECK: ^bb0(%[[WIDE:.*]]: f64, %{{.*}}: bf16):
+// CHECK-NEXT: %[[NARROW:.*]] = arith.truncf %[[WIDE]] : f64 to f32
+// CHECK-NEXT: arith.bitcast %[[NARROW]] : f32 to i32
+// CHECK-NOT: to bf16 {{$}}
+// CHECK-NOT: arith.truncf {{.*}} to bf16
+func.func @cast_float_to_bf16(%x: tensor<4xf32>, %y: tensor<4xf64>) -> (tensor<4xbf16>, tensor<4xbf16>) {
+  %0 = "mlc.cast"(%x) : (tensor<4xf32>) -> tensor<4xbf16>
+  %1 = "mlc.cast"(%y) : (tensor<4xf64>) -> tensor<4xbf16>
+  return %0, %1 : tensor<4xbf16>, tensor<4xbf16>
 }
 
 // -----
@@ -104,7 +128,7 @@ func.func @cast_to_bool(%x: tensor<4xf32>, %y: tensor<4xi32>) -> (tensor<4xi1>, 
 
 // CHECK-LABEL: func.func @cast_widths
 // CHECK: arith.extf %{{.*}} : f16 to f32
-// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: arith.bitcast %{{.*}} : i16 to bf16
 // CHECK: arith.extsi %{{.*}} : i32 to i64
 // CHECK: arith.trunci %{{.*}} : i64 to i8
 func.func @cast_widths(%h: tensor<4xf16>, %f: tensor<4xf32>, %i: tensor<4xi32>, %l: tensor<4xi64>) -> (tensor<4xf32>, tensor<4xbf16>, tensor<4xi64>, tensor<4xi8>) {
@@ -121,7 +145,8 @@ func.func @cast_widths(%h: tensor<4xf16>, %f: tensor<4xf32>, %i: tensor<4xi32>, 
 
 // CHECK-LABEL: func.func @cast_f16_to_bf16
 // CHECK: %[[WIDE:.*]] = arith.extf %{{.*}} : f16 to f32
-// CHECK-NEXT: arith.truncf %[[WIDE]] : f32 to bf16
+// CHECK-NEXT: arith.bitcast %[[WIDE]] : f32 to i32
+// CHECK: arith.bitcast %{{.*}} : i16 to bf16
 func.func @cast_f16_to_bf16(%x: tensor<4xf16>) -> tensor<4xbf16> {
   %0 = "mlc.cast"(%x) : (tensor<4xf16>) -> tensor<4xbf16>
   return %0 : tensor<4xbf16>
