@@ -101,6 +101,9 @@ DECOMPOSED_AT_IMPORT = {
     torch.ops.aten.unsqueeze_copy, torch.ops.aten.view_copy,
     torch.ops.aten.binary_cross_entropy, torch.ops.aten.cosine_embedding_loss, torch.ops.aten.poisson_nll_loss,
     torch.ops.aten.einsum,
+    # torch-mlir's own decomposition types pos_weight * log_sigmoid(x) as pos_weight's shape
+    # ([C], not [N, C]), which mlc's verifier refused
+    torch.ops.aten.binary_cross_entropy_with_logits,
 }
 
 

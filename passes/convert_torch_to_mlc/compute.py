@@ -129,12 +129,12 @@ ADD_PRODUCT_MAKES = (compute_ops.MatmulOp, shape_ops.ReshapeOp, shape_ops.Transp
 
 
 @converts("torch.aten.addbmm", makes=ADD_PRODUCT_MAKES, keep_whole=True)  # torch-mlir's form has prims.collapse
-@converts("torch.aten.addmv", "torch.aten.addmm", makes=ADD_PRODUCT_MAKES)
+@converts("torch.aten.addmv", "torch.aten.addmm", "torch.aten.baddbmm", makes=ADD_PRODUCT_MAKES, keep_whole=True)
 def add_product(op):
-    """beta * input + alpha * product, the input ignored (NaN too) where beta is 0. mv and
-    mm are matmuls; addbmm's sum over the batch of products is one matmul over the batch
-    and the contracted dimension together: [N, B*K] x [B*K, P]. torch-mlir decomposes
-    the float addmm itself; the integer forms reach this."""
+    """beta * input + alpha * product, the input ignored (NaN too) where beta is 0, as
+    torch documents: kept whole, as torch-mlir's decomposition multiplied a NaN input by
+    0. mv, mm and bmm are matmuls; addbmm's sum over the batch of products is one matmul over
+    the batch and the contracted dimension together: [N, B*K] x [B*K, P]."""
     result_type = op.result_type()
     element_type = result_type.element_type
     lhs, rhs = op.tensor(1), op.tensor(2)

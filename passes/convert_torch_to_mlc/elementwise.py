@@ -41,6 +41,18 @@ def softplus(op):
     return ew.SoftplusOp(op.tensor("self_"), f64(op.float("beta")), f64(op.float("threshold")), op.result_type()).result
 
 
+@converts("torch.aten.log_sigmoid", makes=(ew.MinimumOp, ew.AbsOp, ew.NegOp, ew.ExpOp, ew.Log1pOp, ew.SubOp),
+          keep_whole=True)
+def log_sigmoid(op):
+    """min(x, 0) - log1p(exp(-|x|)), as torch computes it: torch-mlir's log(sigmoid(x))
+    gave -inf below about -104, where sigmoid underflows."""
+    result_type = op.result_type()
+    x = cast_to(op.tensor("self_"), result_type.element_type)
+    negative_part = ew.MinimumOp(x, splat(0.0, result_type.element_type), result_type).result
+    tail = ew.ExpOp(ew.NegOp(ew.AbsOp(x, result_type).result, result_type).result, result_type).result
+    return ew.SubOp(negative_part, ew.Log1pOp(tail, result_type).result, result_type).result
+
+
 @converts("torch.aten.logit", makes=(ew.ClampOp, ew.SubOp, ew.DivOp, ew.LogOp))
 def logit(op):
     """log(x / (1 - x)) in the result's type, x first clamped to [eps, 1 - eps] when eps is given."""

@@ -133,6 +133,8 @@ case("minimum", torch.minimum, floats(3, 4), floats(4))
 case("maximum", torch.maximum, floats(3, 4), floats(4))
 case("maximum_int", torch.maximum, ints(3, 4), ints(3, 4))
 case("atan2", torch.atan2, floats(3, 4), floats(3, 4))
+# Far below zero: torch-mlir's log(sigmoid(x)) gave -inf below about -104
+case("logsigmoid_wide", F.logsigmoid, floats(3, 5, low=-300, high=300))
 # Signed zeros and infinities: atan2(-0.0, -1) is -pi (IREE's polynomial gave pi).
 case("atan2_signed_zeros", torch.atan2, lambda: torch.tensor([0.0, -0.0, 0.0, -0.0, 1.0, -1.0, float("inf"), -2.0]),
      lambda: torch.tensor([-1.0, -1.0, 1.0, 1.0, 0.0, -0.0, float("-inf"), float("inf")]))
@@ -477,6 +479,12 @@ case("addmv_beta_zero_ignores_nan", lambda i, m, v: torch.addmv(i, m, v, beta=0)
      lambda: torch.full((3,), float("nan")), floats(3, 5), floats(5))
 case("addmm_int", lambda i, a, b: torch.addmm(i, a, b, beta=2, alpha=3), ints(3, 4), ints(3, 5), ints(5, 4))
 case("addbmm", lambda i, a, b: torch.addbmm(i, a, b, beta=0.5, alpha=2), floats(3, 4), floats(2, 3, 5), floats(2, 5, 4))
+# beta = 0 ignores the input, NaN too: torch-mlir's decomposition of addmm and baddbmm multiplied it by 0
+case("addmm_beta_zero_ignores_nan", lambda i, a, b: torch.addmm(i, a, b, beta=0),
+     lambda: torch.full((3, 4), float("nan")), floats(3, 5), floats(5, 4))
+case("baddbmm", lambda i, a, b: torch.baddbmm(i, a, b, beta=0.5, alpha=2), floats(3, 4), floats(2, 3, 5), floats(2, 5, 4))
+case("baddbmm_beta_zero_ignores_nan", lambda i, a, b: torch.baddbmm(i, a, b, beta=0),
+     lambda: torch.full((2, 3, 4), float("nan")), floats(2, 3, 5), floats(2, 5, 4))
 
 
 # --- empty, fill, isclose, inference batch norm with its saved statistics --------------------------
@@ -524,6 +532,10 @@ case("nll_loss_backward_mean", lambda g, x, t, w: torch.ops.aten.nll_loss_backwa
 case("cross_entropy_label_smoothing_4d", lambda x, t: F.cross_entropy(x, t, label_smoothing=0.2, ignore_index=1),
      floats(2, 4, 3, 5), ints(2, 3, 5, low=0, high=4))
 case("cross_entropy_probabilities", lambda x, p, w: F.cross_entropy(x, p.softmax(1), w), floats(5, 4), floats(5, 4), floats(4))
+# pos_weight of shape [C]: torch-mlir's decomposition typed its product [C] where it is [N, C]
+case("bce_with_logits_pos_weight", lambda x, t, w: F.binary_cross_entropy_with_logits(x, t, pos_weight=w),
+     floats(3, 5, low=-30, high=30), floats(3, 5, low=0, high=1), floats(5, low=0.5, high=2))
+case("bce_with_logits_0d", F.binary_cross_entropy_with_logits, lambda: torch.tensor(-0.7), lambda: torch.tensor(0.3))
 
 # --- backward ops of training graphs -----------------------------------------------------------------
 section("backward ops of training graphs")

@@ -33,3 +33,23 @@ func.func @logit_int_no_eps(%arg0: !torch.vtensor<[4],si64>) -> !torch.vtensor<[
   %0 = torch.aten.logit %arg0, %none : !torch.vtensor<[4],si64>, !torch.none -> !torch.vtensor<[4],f32>
   return %0 : !torch.vtensor<[4],f32>
 }
+
+// -----
+
+/// log_sigmoid: min(x, 0) - log1p(exp(-|x|)), finite where sigmoid underflows
+/// (torch-mlir's own log(sigmoid(x)) gave -inf below about -104).
+
+// CHECK-LABEL: func.func @log_sigmoid
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK: %[[LOW:.*]] = "mlc.minimum"(%[[X]], %{{.*}})
+// CHECK: %[[A:.*]] = "mlc.abs"(%[[X]])
+// CHECK: %[[N:.*]] = "mlc.neg"(%[[A]])
+// CHECK: %[[E:.*]] = "mlc.exp"(%[[N]])
+// CHECK: %[[L:.*]] = "mlc.log1p"(%[[E]])
+// CHECK: %[[R:.*]] = "mlc.sub"(%[[LOW]], %[[L]])
+// CHECK: return %[[R]]
+// CHECK-NOT: mlc.sigmoid
+func.func @log_sigmoid(%arg0: !torch.vtensor<[4],f32>) -> !torch.vtensor<[4],f32> {
+  %0 = torch.aten.log_sigmoid %arg0 : !torch.vtensor<[4],f32> -> !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}

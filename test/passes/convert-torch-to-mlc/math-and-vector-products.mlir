@@ -129,3 +129,36 @@ func.func @add_products(%arg0: !torch.vtensor<[3,4],si64>, %arg1: !torch.vtensor
   %1 = torch.aten.addbmm %arg0, %arg3, %arg4, %int1, %int1 : !torch.vtensor<[3,4],si64>, !torch.vtensor<[2,3,5],si64>, !torch.vtensor<[2,5,4],si64>, !torch.int, !torch.int -> !torch.vtensor<[3,4],si64>
   return %0, %1 : !torch.vtensor<[3,4],si64>, !torch.vtensor<[3,4],si64>
 }
+
+// -----
+
+/// Float addmm and baddbmm reach mlc whole (torch-mlir's decomposition multiplied a NaN
+/// input by beta = 0); with beta = 0 the input is not read at all.
+
+// CHECK-LABEL: func.func @add_products_beta_zero
+// CHECK: %[[MM:.*]] = "mlc.matmul"(%arg1, %arg2) : (tensor<3x5xf32>, tensor<5x4xf32>) -> tensor<3x4xf32>
+// CHECK: %[[BMM:.*]] = "mlc.matmul"(%arg4, %arg5) : (tensor<2x3x5xf32>, tensor<2x5x4xf32>) -> tensor<2x3x4xf32>
+// CHECK-NOT: "mlc.add"
+// CHECK: return %[[MM]], %[[BMM]]
+func.func @add_products_beta_zero(%arg0: !torch.vtensor<[3,4],f32>, %arg1: !torch.vtensor<[3,5],f32>, %arg2: !torch.vtensor<[5,4],f32>, %arg3: !torch.vtensor<[2,3,4],f32>, %arg4: !torch.vtensor<[2,3,5],f32>, %arg5: !torch.vtensor<[2,5,4],f32>) -> (!torch.vtensor<[3,4],f32>, !torch.vtensor<[2,3,4],f32>) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %0 = torch.aten.addmm %arg0, %arg1, %arg2, %int0, %int1 : !torch.vtensor<[3,4],f32>, !torch.vtensor<[3,5],f32>, !torch.vtensor<[5,4],f32>, !torch.int, !torch.int -> !torch.vtensor<[3,4],f32>
+  %1 = torch.aten.baddbmm %arg3, %arg4, %arg5, %int0, %int1 : !torch.vtensor<[2,3,4],f32>, !torch.vtensor<[2,3,5],f32>, !torch.vtensor<[2,5,4],f32>, !torch.int, !torch.int -> !torch.vtensor<[2,3,4],f32>
+  return %0, %1 : !torch.vtensor<[3,4],f32>, !torch.vtensor<[2,3,4],f32>
+}
+
+// -----
+
+/// baddbmm with beta: beta * input (broadcast over the batch) + alpha * bmm.
+
+// CHECK-LABEL: func.func @baddbmm_beta
+// CHECK: %[[BMM:.*]] = "mlc.matmul"(%arg1, %arg2) : (tensor<2x3x5xf32>, tensor<2x5x4xf32>) -> tensor<2x3x4xf32>
+// CHECK: %[[INPUT:.*]] = "mlc.mul"(%arg0, %{{.*}}) : (tensor<3x4xf32>, tensor<f32>) -> tensor<3x4xf32>
+// CHECK: "mlc.add"(%[[BMM]], %[[INPUT]]) : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+func.func @baddbmm_beta(%arg0: !torch.vtensor<[3,4],f32>, %arg1: !torch.vtensor<[2,3,5],f32>, %arg2: !torch.vtensor<[2,5,4],f32>) -> !torch.vtensor<[2,3,4],f32> {
+  %half = torch.constant.float 5.000000e-01
+  %int1 = torch.constant.int 1
+  %0 = torch.aten.baddbmm %arg0, %arg1, %arg2, %half, %int1 : !torch.vtensor<[3,4],f32>, !torch.vtensor<[2,3,5],f32>, !torch.vtensor<[2,5,4],f32>, !torch.float, !torch.int -> !torch.vtensor<[2,3,4],f32>
+  return %0 : !torch.vtensor<[2,3,4],f32>
+}
