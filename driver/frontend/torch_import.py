@@ -10,6 +10,7 @@ need them.
 import collections
 import contextlib
 import logging
+import math
 import os
 import re
 import warnings
@@ -319,11 +320,39 @@ def _public_embedding_bag(program: torch.export.ExportedProgram) -> None:
     program.graph_module.recompile()
 
 
+def _rolls_within_size(program: torch.export.ExportedProgram) -> None:
+    """torch-mlir decomposes `roll` into two slices and a concat cut at `shift` itself,
+    right only for 0 <= shift < size: a shift of -7 or 11 along a size-5 dim came out
+    wrong (or refused by IREE). Each shift along a static size is taken modulo it here,
+    as torch does (a whole turn is no roll at all); dims without a size known at export
+    keep their shift."""
+    for node in list(program.graph.nodes):
+        if node.target is not torch.ops.aten.roll.default:
+            continue
+        arguments = torch.fx.operator_schemas.normalize_function(
+            node.target, node.args, node.kwargs, normalize_to_only_use_kwargs=True).kwargs
+        x = node.args[0]
+        shape, shifts, dims = x.meta["val"].shape, list(arguments["shifts"]), list(arguments.get("dims") or [])
+        sizes = [shape[d] for d in dims] if dims else [math.prod(shape)]
+        normalized = [shift % size if isinstance(size, int) and size else shift for shift, size in zip(shifts, sizes)]
+        if normalized == shifts:
+            continue
+        kept = [(shift, dim) for shift, dim in zip(normalized, dims or [None]) if shift]  # a whole turn moves nothing
+        if not kept:
+            node.replace_all_uses_with(x)
+            program.graph.erase_node(node)
+            continue
+        new_shifts, new_dims = [shift for shift, _ in kept], [dim for _, dim in kept if dim is not None]
+        node.args, node.kwargs = (x, new_shifts, new_dims), {}
+    program.graph_module.recompile()
+
+
 def import_program(program: torch.export.ExportedProgram, context: ir.Context, func_name: str = "main") -> ir.Module:
     """Imports an ExportedProgram and lowers it to torch-mlir's backend contract."""
     importer = FxImporter(context=context, hooks=WeightsByReference(program, context))
     _no_weights_in_lists(program)
     _public_embedding_bag(program)
+    _rolls_within_size(program)
     with _non_persistent_buffers_in_state_dict(program):
         try:
             importer.import_frozen_program(program, func_name=func_name)

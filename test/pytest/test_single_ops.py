@@ -278,6 +278,11 @@ case("masked_fill_tensor", lambda x, m, v: x.masked_fill(m, v.sum()), floats(3, 
 case("flip", lambda x: torch.flip(x, (0, 2)), floats(2, 3, 4))
 case("roll", lambda x: torch.roll(x, shifts=(1, -2), dims=(0, 1)), floats(4, 5))
 case("roll_flat", lambda x: torch.roll(x, 3), ints(2, 5))
+# Shifts past the size, negative ones and whole turns: torch-mlir's decomposition cut at the shift
+# itself (a wrong roll, or a slice IREE refused); the shift is now taken modulo the size first.
+case("roll_past_the_size", lambda x: torch.roll(x, (-7, 11), (0, 1)), floats(3, 5))
+case("roll_whole_turns", lambda x: torch.roll(x, (3, -10), (0, 1)) * 2, floats(3, 5))
+case("roll_flat_whole_turn", lambda x: torch.roll(x, 15) + 1, floats(3, 5))
 case("fftshift", torch.fft.fftshift, floats(4, 5))
 case("roll_empty", lambda x: torch.roll(x, 1, 0), lambda: torch.zeros(0, 3))  # empty results become constants
 case("repeat", lambda x: x.repeat(2, 1, 3), floats(3, 2))
