@@ -96,6 +96,8 @@ class Program:
 
 
 def _op_name(expression: str) -> str:
+    if expression.startswith("(") and expression.endswith(").float()"):
+        return "exact"  # integer, bool or narrow-float steps (`exact`)
     if ".unsqueeze(-1)" in expression and ".unsqueeze(-2)" in expression:
         return "outer"  # `outer`: v.unsqueeze(-1) op v.unsqueeze(-2)
     call = re.match(r"(?:torch\.|F\.)?(\w+)\(|\w+\.(\w+)\(|\w+(\[)", expression)
@@ -458,8 +460,48 @@ def attention(b: Builder) -> Value | None:
     return b.emit(expression, (*batch, length, value.shape[-1]), list({query, key, value}))
 
 
+# Integer and bool arithmetic, and rounding to narrower floats, each made from a graph
+# input by exact steps (scaling by a power of two, rounding, comparing with a constant),
+# so that eager and a correct compiler agree to the bit, and turned back into a float.
+# What they found: torch's True + True is True (an i1 addi gave False), and IREE's CPU
+# code skipped the rounding of a cast to bf16 whose value stayed in its dispatch.
+INTEGER_TYPES = {"torch.int64": "torch.round({} * 8)", "torch.int32": "torch.round({} * 8)",
+                 "torch.int16": "torch.round({} * 8)", "torch.int8": "torch.round({} * 8)",
+                 "torch.uint8": "torch.round({}.abs() * 16)"}
+INTEGER_OPS = [
+    "{a} + {b}", "{a} - {b}", "{a} * {b}", "torch.maximum({a}, {b})", "torch.minimum({a}, {b})",
+    "torch.div({a}, {b}.abs() + 1, rounding_mode='floor')", "torch.div({a}, {b}.abs() + 1, rounding_mode='trunc')",
+    "torch.remainder({a}, {b}.abs() + 1)", "torch.fmod({a}, {b}.abs() + 1)", "{a} / ({b}.abs() + 1)",
+    "torch.abs({a})", "torch.sign({a})", "{a} >> 1", "{a} << 2", "{a} & {b}", "{a} | {b}", "{a} ^ {b}", "~{a}",
+    "torch.clamp({a}, 1, 9)", "torch.clamp({a}, min=-2.5)", "torch.where({a} > {b}, {a}, {b})", "{a} == {b}",
+    "{a} ** 2", "{a} * 3 - {b}",
+]
+BOOL_OPS = ["{p} + {q}", "{p} * {q}", "{p} & {q}", "{p} | {q}", "{p} ^ {q}", "~{p}", "{p} == {q}", "{p} > {q}",
+            "torch.logical_xor({p}, {q})", "torch.maximum({p}, {q})", "torch.minimum({p}, {q})", "{p}.int() + {q}",
+            "torch.where({p}, {q}, ~{q})", "{p} + {q} + {p}"]
+NARROW_FLOATS = ["{x}.to(torch.bfloat16).float()", "({x} * 1000).to(torch.bfloat16).float()",
+                 "({x} * 3e4).half().float()", "{x}.to(torch.bfloat16).double().float()"]
+
+
+def exact(b: Builder) -> Value:
+    """One integer, bool or narrow-float step on a graph input, back in float."""
+    x = b.inputs[b.draw(st.integers(0, len(b.inputs) - 1))]
+    family = b.draw(st.sampled_from(["integer", "bool", "narrow"]))
+    mirrored = f"{x.name}.flip(-1)" if x.rank else f"(-{x.name})"
+    if family == "integer":
+        dtype = b.draw(st.sampled_from(list(INTEGER_TYPES)))
+        a, c = (f"{INTEGER_TYPES[dtype].format(v)}.to({dtype})" for v in (x.name, mirrored))
+        expression = b.draw(st.sampled_from(INTEGER_OPS)).format(a=f"({a})", b=f"({c})")
+    elif family == "bool":
+        p, q = f"({x.name} > 0)", f"({mirrored} > 0.5)"
+        expression = b.draw(st.sampled_from(BOOL_OPS)).format(p=p, q=q)
+    else:
+        expression = b.draw(st.sampled_from(NARROW_FLOATS)).format(x=x.name)
+    return b.emit(f"({expression}).float()", x.shape, [x])
+
+
 OPS = [unary, binary, reduction, softmax, normalization, linear, matmul, convolution, pooling, reshape, permute,
-       slicing, concatenate, expand, select_where, attention, outer]
+       slicing, concatenate, expand, select_where, attention, outer, exact]
 
 
 @st.composite

@@ -42,6 +42,9 @@ FOUND = {
         lambda x: torch.nn.functional.avg_pool1d(x, 3, stride=3), (torch.randn(2, 5, 4),)),
     "a 3-D max pool whose windows leave a tail unread": (
         lambda x: torch.nn.functional.max_pool3d(x, 2, stride=2), (torch.randn(1, 2, 3, 5, 2),)),
+    # found by the integer, bool and narrow-float steps (graphs.exact) on the code before the fixes
+    "True + True on bools": (lambda x: ((x > 0) + (x.flip(-1) > 0.5)).float(), (torch.randn(5, 6),)),
+    "a round trip through bf16 in one dispatch": (lambda x: ((x * 1000).to(torch.bfloat16)).float(), (torch.randn(4, 3),)),
 }
 
 
