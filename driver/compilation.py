@@ -26,7 +26,7 @@ from .backends import parameters as external_parameters
 from .backends.target import BoundTarget
 from .executable_cache import ExecutableCache
 from .failures import IreeCompileFailure, PlanOverTargetLimit, StageFailure
-from .frontend import torch_import
+from .frontend import aten_rewrites, torch_import
 from .frontend.dynamic_shapes import report as dynamic_shapes_report
 from .graph_summary import count_ops, fusion_groups, matmul_flops
 from .progress import SILENT, Progress
@@ -87,7 +87,9 @@ def import_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None, a
 
 
 def import_program(program: torch.export.ExportedProgram, allow_fallback=True) -> ir.Operation:
-    """The torch-level module of an exported program (see `import_model`)."""
+    """The torch-level module of an exported program (see `import_model`); a program
+    from a .pt2 file gets mlc's rewrites of ATen calls here (export's already has them)."""
+    aten_rewrites.rewrite(program)
     if torch_import.unknown_ops(program):
         raise UserError(every_unsupported_op(program, allow_fallback))
     return torch_import.import_program(program, make_context()).operation

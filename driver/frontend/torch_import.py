@@ -10,7 +10,6 @@ need them.
 import collections
 import contextlib
 import logging
-import math
 import os
 import re
 import warnings
@@ -33,6 +32,7 @@ from ...passes.convert_torch_to_mlc import unsupported_report
 from ...passes.convert_torch_to_mlc.patterns import kept_whole
 from ...passes.crash_guard import crash_signal
 from .. import diagnostics
+from . import aten_rewrites
 from .decompositions import DECOMPOSITIONS
 
 BACKEND_CONTRACT = (
@@ -62,7 +62,9 @@ def export(model: torch.nn.Module, example_args: tuple, dynamic_shapes=None) -> 
             program = torch.export.export(model, tuple(example_args), dynamic_shapes=dynamic_shapes, strict=False)
             with warnings.catch_warnings():  # torch's own deprecation notices, not the user's
                 warnings.simplefilter("ignore", FutureWarning)
-                program = _decompose_unknown_ops(program.run_decompositions({}))
+                program = program.run_decompositions({})
+                aten_rewrites.rewrite(program)
+                program = _decompose_unknown_ops(program)
     except Exception as error:  # torch.export raises many types; each is the user's model's problem
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise UserError(f"torch.export failed: {type(error).__name__}: {first_line}") from error
@@ -294,65 +296,10 @@ def _no_weights_in_lists(program: torch.export.ExportedProgram) -> None:
     program.graph_module.recompile()
 
 
-# The private forms of embedding_bag, where padding_idx -1 means "no padding row".
-PRIVATE_EMBEDDING_BAGS = frozenset({torch.ops.aten._embedding_bag.default,
-                                    torch.ops.aten._embedding_bag_forward_only.default})
-
-
-def _public_embedding_bag(program: torch.export.ExportedProgram) -> None:
-    """`_embedding_bag` (a direct call, or what a decomposition of `embedding_bag` leaves)
-    marks "no padding row" with padding_idx -1. torch-mlir renames it `embedding_bag.padding_idx`
-    and keeps the -1, which that op reads as the last row: its rows were left out of
-    every bag, a wrong sum with no error. The public op goes back in, with None for -1."""
-    graph = program.graph_module.graph
-    for node in list(graph.nodes):
-        if node.target not in PRIVATE_EMBEDDING_BAGS:
-            continue
-        arguments = torch.fx.operator_schemas.normalize_function(
-            node.target, node.args, node.kwargs, normalize_to_only_use_kwargs=True).kwargs
-        padding_idx = arguments.get("padding_idx", -1)
-        arguments["padding_idx"] = None if padding_idx == -1 else padding_idx
-        with graph.inserting_before(node):
-            public = graph.call_function(torch.ops.aten.embedding_bag.padding_idx, (), arguments)
-        public.meta = dict(node.meta)
-        node.replace_all_uses_with(public)
-        graph.erase_node(node)
-    program.graph_module.recompile()
-
-
-def _rolls_within_size(program: torch.export.ExportedProgram) -> None:
-    """torch-mlir decomposes `roll` into two slices and a concat cut at `shift` itself,
-    right only for 0 <= shift < size: a shift of -7 or 11 along a size-5 dim came out
-    wrong (or refused by IREE). Each shift along a static size is taken modulo it here,
-    as torch does (a whole turn is no roll at all); dims without a size known at export
-    keep their shift."""
-    for node in list(program.graph.nodes):
-        if node.target is not torch.ops.aten.roll.default:
-            continue
-        arguments = torch.fx.operator_schemas.normalize_function(
-            node.target, node.args, node.kwargs, normalize_to_only_use_kwargs=True).kwargs
-        x = node.args[0]
-        shape, shifts, dims = x.meta["val"].shape, list(arguments["shifts"]), list(arguments.get("dims") or [])
-        sizes = [shape[d] for d in dims] if dims else [math.prod(shape)]
-        normalized = [shift % size if isinstance(size, int) and size else shift for shift, size in zip(shifts, sizes)]
-        if normalized == shifts:
-            continue
-        kept = [(shift, dim) for shift, dim in zip(normalized, dims or [None]) if shift]  # a whole turn moves nothing
-        if not kept:
-            node.replace_all_uses_with(x)
-            program.graph.erase_node(node)
-            continue
-        new_shifts, new_dims = [shift for shift, _ in kept], [dim for _, dim in kept if dim is not None]
-        node.args, node.kwargs = (x, new_shifts, new_dims), {}
-    program.graph_module.recompile()
-
-
 def import_program(program: torch.export.ExportedProgram, context: ir.Context, func_name: str = "main") -> ir.Module:
     """Imports an ExportedProgram and lowers it to torch-mlir's backend contract."""
     importer = FxImporter(context=context, hooks=WeightsByReference(program, context))
     _no_weights_in_lists(program)
-    _public_embedding_bag(program)
-    _rolls_within_size(program)
     with _non_persistent_buffers_in_state_dict(program):
         try:
             importer.import_frozen_program(program, func_name=func_name)

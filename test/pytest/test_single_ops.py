@@ -432,7 +432,7 @@ case("embedding_bag_mean_padding_2d", lambda m, i: m(i), lambda: torch.tensor([[
 case("embedding_bag_max_last_offset", lambda w, i, o: F.embedding_bag(i, w, o, mode="max", include_last_offset=True),
      floats(10, 3), lambda: torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), lambda: torch.tensor([0, 3, 3, 8]))
 # `_embedding_bag` marks "no padding row" with -1; once renamed embedding_bag.padding_idx, -1 is
-# the last row, which dropped row 9 from the second bag (torch_import._public_embedding_bag).
+# the last row, which dropped row 9 from the second bag (aten_rewrites.public_embedding_bag).
 for _mode, _name in enumerate(["sum", "mean", "max"]):
     case(f"embedding_bag_private_{_name}", lambda w, i, o, mode=_mode: torch.ops.aten._embedding_bag(w, i, o, False, mode)[0],
          floats(10, 3), lambda: torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), lambda: torch.tensor([0, 4]))
@@ -442,6 +442,9 @@ case("topk", lambda x: torch.topk(x, 3), distinct(4, 7))
 case("topk_smallest_dim0", lambda x: torch.topk(x, 2, dim=0, largest=False), distinct(5, 3))
 case("topk_values", lambda x: torch.topk(x, 2).values * 2, distinct(2, 3, 6))
 case("sort", lambda x: torch.sort(x, 1), distinct(3, 6))
+# sort.stable, unknown to torch-mlir: the plain sort, whose argsort is stable (ties keep their order)
+case("sort_stable_ties", lambda x: torch.sort(torch.round(x * 2), dim=1, stable=True), floats(3, 8))
+case("sort_stable_descending", lambda x: torch.sort(torch.round(x * 2), dim=0, descending=True, stable=True), floats(6, 3))
 case("sort_descending", lambda x: torch.sort(x, 0, descending=True).values, distinct(4, 3))
 case("argsort", lambda x: torch.argsort(x, -1), distinct(3, 6))
 

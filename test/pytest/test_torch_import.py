@@ -190,3 +190,23 @@ def test_an_importer_failure_is_a_user_error(monkeypatch):
     with pytest.raises(mlc.UserError, match=r"torch-mlir's FX importer failed on the exported model: AssertionError: "
                                             r"Heterogeneous lists"):
         mlc.compile(torch.nn.ReLU(), (torch.randn(3),))
+
+
+class Rolled(torch.nn.Module):
+    """A roll past the size and a stable sort: ATen calls torch-mlir reads wrong or not at all
+    (driver/frontend/aten_rewrites.py)."""
+
+    def forward(self, x):
+        return torch.roll(x, (-7, 11), (0, 1)) + torch.sort(torch.round(x * 2), dim=1, stable=True).values
+
+
+@pytest.mark.iree
+def test_a_saved_program_gets_the_aten_rewrites(tmp_path):
+    """A .pt2 made by torch.export alone, not by mlc, is rewritten at its import too."""
+    from mlc.driver.cli import mlc_compile
+
+    x = torch.randn(3, 5)
+    path = tmp_path / "rolled.pt2"
+    torch.export.save(torch.export.export(Rolled(), (x,)), str(path))
+    assert mlc_compile.main([str(path), "--no-fallback", "-o", str(tmp_path / "rolled.vmfb")]) in (0, None)
+    compile_and_compare(Rolled(), x, allow_fallback=False)

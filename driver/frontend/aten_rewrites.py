@@ -1,0 +1,85 @@
+"""ATen calls rewritten in the exported program before torch-mlir imports it, where
+torch-mlir's reading of a call differs from torch's own: each was a wrong result (or a
+refused compile) on mlc's strict path and on the fallback alike, and each rewrite keeps
+torch's meaning in a form torch-mlir reads right. `torch_import.export` applies them to
+every program it makes, `compilation.import_program` to a program loaded from a .pt2 file;
+a second application changes nothing.
+"""
+
+import math
+
+import torch
+
+__all__ = ["rewrite"]
+
+
+def rewrite(program: torch.export.ExportedProgram) -> None:
+    """Every rewrite below, in place."""
+    public_embedding_bag(program)
+    rolls_within_size(program)
+    stable_sort(program)
+
+
+# The private forms of embedding_bag, where padding_idx -1 means "no padding row".
+PRIVATE_EMBEDDING_BAGS = frozenset({torch.ops.aten._embedding_bag.default,
+                                    torch.ops.aten._embedding_bag_forward_only.default})
+
+
+def public_embedding_bag(program: torch.export.ExportedProgram) -> None:
+    """`_embedding_bag` (a direct call, or what a decomposition of `embedding_bag` leaves)
+    marks "no padding row" with padding_idx -1. torch-mlir renames it `embedding_bag.padding_idx`
+    and keeps the -1, which that op reads as the last row: its rows were left out of
+    every bag, a wrong sum with no error. The public op goes back in, with None for -1."""
+    graph = program.graph_module.graph
+    for node in list(graph.nodes):
+        if node.target not in PRIVATE_EMBEDDING_BAGS:
+            continue
+        arguments = torch.fx.operator_schemas.normalize_function(
+            node.target, node.args, node.kwargs, normalize_to_only_use_kwargs=True).kwargs
+        padding_idx = arguments.get("padding_idx", -1)
+        arguments["padding_idx"] = None if padding_idx == -1 else padding_idx
+        with graph.inserting_before(node):
+            public = graph.call_function(torch.ops.aten.embedding_bag.padding_idx, (), arguments)
+        public.meta = dict(node.meta)
+        node.replace_all_uses_with(public)
+        graph.erase_node(node)
+    program.graph_module.recompile()
+
+
+def rolls_within_size(program: torch.export.ExportedProgram) -> None:
+    """torch-mlir decomposes `roll` into two slices and a concat cut at `shift` itself,
+    right only for 0 <= shift < size: a shift of -7 or 11 along a size-5 dim came out
+    wrong (or refused by IREE). Each shift along a static size is taken modulo it here,
+    as torch does (a whole turn is no roll at all); dims without a size known at export
+    keep their shift."""
+    for node in list(program.graph.nodes):
+        if node.target is not torch.ops.aten.roll.default:
+            continue
+        arguments = torch.fx.operator_schemas.normalize_function(
+            node.target, node.args, node.kwargs, normalize_to_only_use_kwargs=True).kwargs
+        x = node.args[0]
+        shape, shifts, dims = x.meta["val"].shape, list(arguments["shifts"]), list(arguments.get("dims") or [])
+        sizes = [shape[d] for d in dims] if dims else [math.prod(shape)]
+        normalized = [shift % size if isinstance(size, int) and size else shift for shift, size in zip(shifts, sizes)]
+        if normalized == shifts:
+            continue
+        kept = [(shift, dim) for shift, dim in zip(normalized, dims or [None]) if shift]  # a whole turn moves nothing
+        if not kept:
+            node.replace_all_uses_with(x)
+            program.graph.erase_node(node)
+            continue
+        new_shifts, new_dims = [shift for shift, _ in kept], [dim for _, dim in kept if dim is not None]
+        node.args, node.kwargs = (x, new_shifts, new_dims), {}
+    program.graph_module.recompile()
+
+
+def stable_sort(program: torch.export.ExportedProgram) -> None:
+    """`torch.sort(x, stable=True)` exports as `sort.stable`, which torch-mlir does not
+    know. mlc's argsort is stable whatever is asked, so it becomes the plain `sort`."""
+    for node in program.graph.nodes:
+        if node.target is not torch.ops.aten.sort.stable:
+            continue
+        dim, descending = node.kwargs.get("dim", -1), node.kwargs.get("descending", False)  # keyword-only in sort.stable
+        node.target = torch.ops.aten.sort.default
+        node.args, node.kwargs = (node.args[0], dim, descending), {}
+    program.graph_module.recompile()
