@@ -14,6 +14,10 @@ cummax and cummin: position i's value is the extreme of the [n, n] table of x[j]
 j <= i (the rest filled with the extreme's identity), and its index the last j <= i
 that holds it, as torch's kernels update on ties; a NaN wins and stays, its index the
 last NaN's. Quadratic in the scanned length, which suits the short scans models hold.
+
+`x ^ 5`, `x | 5` (the Scalar forms of bitwise xor and or) and `x << y`, `x >> y` (the
+Tensor forms of the shift operators) are the forms torch-mlir knows, with the scalar
+made a 0-d tensor of x's dtype.
 """
 
 import torch
@@ -109,7 +113,25 @@ def cummin(x, dim):
     return _cumulative_extreme(x, dim, larger=False)
 
 
+def _scalar_like(x, value):
+    return torch.scalar_tensor(value, dtype=x.dtype, device=x.device)
+
+
+def bitwise_xor_scalar(x, other):
+    return aten.bitwise_xor.Tensor(x, _scalar_like(x, other))
+
+
+def bitwise_or_scalar(x, other):
+    return aten.bitwise_or.Tensor(x, _scalar_like(x, other))
+
+
 DECOMPOSITIONS = {
+    aten.bitwise_xor.Scalar: bitwise_xor_scalar,
+    aten.bitwise_or.Scalar: bitwise_or_scalar,
+    aten.__xor__.Scalar: bitwise_xor_scalar,
+    aten.__or__.Scalar: bitwise_or_scalar,
+    aten.__lshift__.Tensor: aten.bitwise_left_shift.Tensor,
+    aten.__rshift__.Tensor: aten.bitwise_right_shift.Tensor,
     aten.cummax.default: cummax,
     aten.cummin.default: cummin,
     aten.upsample_bilinear2d_backward.default: upsample_bilinear2d_backward,
