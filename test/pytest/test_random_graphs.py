@@ -45,6 +45,10 @@ FOUND = {
     # found by the integer, bool and narrow-float steps (graphs.exact) on the code before the fixes
     "True + True on bools": (lambda x: ((x > 0) + (x.flip(-1) > 0.5)).float(), (torch.randn(5, 6),)),
     "a round trip through bf16 in one dispatch": (lambda x: ((x * 1000).to(torch.bfloat16)).float(), (torch.randn(4, 3),)),
+    # seed 90072: a matmul of one column, read broadcast, after a matmul and its bias (llvm-cpu -O0)
+    "a one-column linear read broadcast": (
+        lambda x, w, b, v: torch.nn.functional.linear(torch.nn.functional.linear(x, w, b), v).expand(5, 4, 4, 6),
+        (torch.randn(5, 4, 4, 2), torch.randn(3, 2), torch.randn(3), torch.randn(1, 3))),
 }
 
 
