@@ -19,7 +19,8 @@ FALLBACK = {
     "gpt_neo": {"torch.vtensor.literal"},  # a uint8 mask buffer: mlc reads no unsigned blob (data.py)
 }
 # Grouped convolutions in NHWC need stack frames over IREE's 32 KB limit (driver/failures.py).
-RETRIED_AT_O1 = {"regnet_y_400mf", "wav2vec2"}
+# wav2vec2's 1-D one fits since its weight is reordered outside the dispatch (compute._weight_by_group).
+RETRIED_AT_O1 = {"regnet_y_400mf"}
 
 
 @pytest.mark.parametrize("name", sorted(architectures.FACTORIES))
