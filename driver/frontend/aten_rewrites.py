@@ -14,10 +14,11 @@ __all__ = ["rewrite"]
 
 
 def rewrite(program: torch.export.ExportedProgram) -> None:
-    """Every rewrite below, in place."""
-    public_embedding_bag(program)
-    rolls_within_size(program)
-    stable_sort(program)
+    """Every rewrite below, in place; the graph module is regenerated only where one changed
+    something (a second application, as export's program gets at import, costs a walk)."""
+    changed = [public_embedding_bag(program), rolls_within_size(program), stable_sort(program)]
+    if any(changed):
+        program.graph_module.recompile()
 
 
 # The private forms of embedding_bag, where padding_idx -1 means "no padding row".
@@ -25,15 +26,16 @@ PRIVATE_EMBEDDING_BAGS = frozenset({torch.ops.aten._embedding_bag.default,
                                     torch.ops.aten._embedding_bag_forward_only.default})
 
 
-def public_embedding_bag(program: torch.export.ExportedProgram) -> None:
+def public_embedding_bag(program: torch.export.ExportedProgram) -> bool:
     """`_embedding_bag` (a direct call, or what a decomposition of `embedding_bag` leaves)
     marks "no padding row" with padding_idx -1. torch-mlir renames it `embedding_bag.padding_idx`
     and keeps the -1, which that op reads as the last row: its rows were left out of
     every bag, a wrong sum with no error. The public op goes back in, with None for -1."""
-    graph = program.graph_module.graph
+    graph, changed = program.graph_module.graph, False
     for node in list(graph.nodes):
         if node.target not in PRIVATE_EMBEDDING_BAGS:
             continue
+        changed = True
         arguments = torch.fx.operator_schemas.normalize_function(
             node.target, node.args, node.kwargs, normalize_to_only_use_kwargs=True).kwargs
         padding_idx = arguments.get("padding_idx", -1)
@@ -43,15 +45,16 @@ def public_embedding_bag(program: torch.export.ExportedProgram) -> None:
         public.meta = dict(node.meta)
         node.replace_all_uses_with(public)
         graph.erase_node(node)
-    program.graph_module.recompile()
+    return changed
 
 
-def rolls_within_size(program: torch.export.ExportedProgram) -> None:
+def rolls_within_size(program: torch.export.ExportedProgram) -> bool:
     """torch-mlir decomposes `roll` into two slices and a concat cut at `shift` itself,
     right only for 0 <= shift < size: a shift of -7 or 11 along a size-5 dim came out
     wrong (or refused by IREE). Each shift along a static size is taken modulo it here,
     as torch does (a whole turn is no roll at all); dims without a size known at export
     keep their shift."""
+    changed = False
     for node in list(program.graph.nodes):
         if node.target is not torch.ops.aten.roll.default:
             continue
@@ -63,6 +66,7 @@ def rolls_within_size(program: torch.export.ExportedProgram) -> None:
         normalized = [shift % size if isinstance(size, int) and size else shift for shift, size in zip(shifts, sizes)]
         if normalized == shifts:
             continue
+        changed = True
         kept = [(shift, dim) for shift, dim in zip(normalized, dims or [None]) if shift]  # a whole turn moves nothing
         if not kept:
             node.replace_all_uses_with(x)
@@ -70,16 +74,18 @@ def rolls_within_size(program: torch.export.ExportedProgram) -> None:
             continue
         new_shifts, new_dims = [shift for shift, _ in kept], [dim for _, dim in kept if dim is not None]
         node.args, node.kwargs = (x, new_shifts, new_dims), {}
-    program.graph_module.recompile()
+    return changed
 
 
-def stable_sort(program: torch.export.ExportedProgram) -> None:
+def stable_sort(program: torch.export.ExportedProgram) -> bool:
     """`torch.sort(x, stable=True)` exports as `sort.stable`, which torch-mlir does not
     know. mlc's argsort is stable whatever is asked, so it becomes the plain `sort`."""
+    changed = False
     for node in program.graph.nodes:
         if node.target is not torch.ops.aten.sort.stable:
             continue
+        changed = True
         dim, descending = node.kwargs.get("dim", -1), node.kwargs.get("descending", False)  # keyword-only in sort.stable
         node.target = torch.ops.aten.sort.default
         node.args, node.kwargs = (node.args[0], dim, descending), {}
-    program.graph_module.recompile()
+    return changed
