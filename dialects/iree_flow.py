@@ -1,6 +1,6 @@
 """The ops of IREE's dialects that mlc builds: `flow`'s dispatch region, its
-terminator and a workgroup's id, and `iree_codegen`'s call of a plugin's function
-(a ukernel). Every other file builds them through these functions.
+terminator and a workgroup's id, `util`'s optimization barrier, and `iree_codegen`'s
+call of a plugin's function (a ukernel). Every other file builds them through these functions.
 
 IREE's dialects are not registered in torch-mlir's context (IREE's compiler carries
 its own MLIR), so these are unregistered ops there, spelled as IREE's parser reads
@@ -13,6 +13,30 @@ from torch_mlir.dialects import arith
 
 DISPATCH_REGION = "flow.dispatch.region"
 RETURN = "flow.return"
+
+
+def in_dispatch_region(op: ir.Operation) -> bool:
+    """Whether `op` sits in a `flow.dispatch.region`: one of mlc's own regions."""
+    parent = op.parent
+    while parent is not None and parent.name != "builtin.module":
+        if parent.name == DISPATCH_REGION:
+            return True
+        parent = parent.parent
+    return False
+
+
+OPTIMIZATION_BARRIER = "util.optimization_barrier"
+
+
+def optimization_barrier(value: ir.Value) -> ir.Value:
+    """`util.optimization_barrier` of `value`, right after its producer: IREE neither
+    fuses nor folds across it, and it costs nothing at run time."""
+    producer = value.owner.operation
+    producer.context.allow_unregistered_dialects = True
+    with ir.InsertionPoint(producer), producer.location:
+        barrier = ir.Operation.create(OPTIMIZATION_BARRIER, results=[value.type], operands=[value])
+    barrier.move_after(producer)
+    return barrier.results[0]
 
 
 def dispatch_region(result_type: ir.Type, dynamic_sizes: list[ir.Value]) -> tuple[ir.Operation, ir.Block]:

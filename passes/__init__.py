@@ -15,6 +15,7 @@ from . import (  # noqa: F401
     form_dispatch_regions,
     fuse,
     guard_reduction_rereads,
+    guard_unit_slices,
     library_matmuls,
     lower_linalg_to_affine,
     lower_to_linalg,

@@ -39,7 +39,6 @@ VIEWS = ("tensor.expand_shape", "tensor.collapse_shape", "linalg.transpose", "li
 # linalg ops with no reduction loop; every other linalg op but a generic reduces.
 PARALLEL_NAMED = ("linalg.fill", "linalg.broadcast", "linalg.transpose", "linalg.copy", "linalg.map",
                   "linalg.elementwise", "linalg.index", "linalg.yield")
-BARRIER = "util.optimization_barrier"
 
 
 def _reduces(op: ir.Operation) -> bool:
@@ -52,15 +51,6 @@ def _elementwise(op: ir.Operation) -> bool:
     return op.name == "linalg.generic" and not _reduces(op)
 
 
-def _in_dispatch_region(op: ir.Operation) -> bool:
-    parent = op.parent
-    while parent is not None and parent.name != "builtin.module":
-        if parent.name == iree_flow.DISPATCH_REGION:
-            return True
-        parent = parent.parent
-    return False
-
-
 def _reads(value: ir.Value, chain=()):
     """(consumer, operand number, chain of views) of each generic that reads `value`,
     directly or through views (`VIEWS`: their operand 0 is what they view), in the
@@ -69,7 +59,7 @@ def _reads(value: ir.Value, chain=()):
         user = use.owner
         if user.name in VIEWS and use.operand_number == 0:
             yield from _reads(user.results[0], chain + (user,))
-        elif user.name == "linalg.generic" and not _in_dispatch_region(user):
+        elif user.name == "linalg.generic" and not iree_flow.in_dispatch_region(user):
             yield user, use.operand_number, chain
 
 
@@ -86,15 +76,6 @@ def _pattern(consumer: ir.Operation, operand: int, chain) -> tuple:
     """How a read indexes the value: the views on the way and the consumer's map."""
     maps = ir.ArrayAttr(consumer.attributes["indexing_maps"])
     return tuple(str(op.results[0].type) for op in chain) + (str(ir.AffineMapAttr(maps[operand]).value),)
-
-
-def _barrier(value: ir.Value) -> ir.Value:
-    """`util.optimization_barrier` of `value`, right after its producer."""
-    producer = value.owner.operation
-    with ir.InsertionPoint(producer), producer.location:
-        barrier = ir.Operation.create(BARRIER, results=[value.type], operands=[value])
-    barrier.move_after(producer)
-    return barrier.results[0]
 
 
 def _reroute(consumer: ir.Operation, operand: int, chain, source: ir.Value) -> None:
@@ -118,7 +99,7 @@ class GuardReductionRereads(Pass):
 
     def run(self, module):
         reductions = []
-        module.walk(lambda op: (reductions.append(op) if _reduces(op) and not _in_dispatch_region(op) else None)
+        module.walk(lambda op: (reductions.append(op) if _reduces(op) and not iree_flow.in_dispatch_region(op) else None)
                     or ir.WalkResult.ADVANCE)
         # The reductions' results and every elementwise result computed from them: IREE
         # may fuse any of them into the reduction's dispatch.
@@ -131,23 +112,21 @@ class GuardReductionRereads(Pass):
             reads = list(_reads(value))
             spread = [read for read in reads if self.broadcasts and _broadcasts(*read)]
             if spread:
-                self._reroute_through_barrier(value, spread, module)
-            self._guard(value, [read for read in reads if read not in spread], module)
+                self._reroute_through_barrier(value, spread)
+            self._guard(value, [read for read in reads if read not in spread])
             values += [result for consumer, _, _ in reads if _elementwise(consumer) for result in consumer.results]
 
-    def _reroute_through_barrier(self, value: ir.Value, reads: list, module: ir.Operation) -> None:
-        module.context.allow_unregistered_dialects = True
-        guarded = _barrier(value)
+    def _reroute_through_barrier(self, value: ir.Value, reads: list) -> None:
+        guarded = iree_flow.optimization_barrier(value)
         for read in reads:
             _reroute(*read, guarded)
         self.count("values read broadcast", len(reads))
 
-    def _guard(self, value: ir.Value, reads: list, module: ir.Operation) -> None:
+    def _guard(self, value: ir.Value, reads: list) -> None:
         patterns = [_pattern(*read) for read in reads]
         if len(set(patterns)) < 2:
             return
-        module.context.allow_unregistered_dialects = True
-        guarded = _barrier(value)
+        guarded = iree_flow.optimization_barrier(value)
         for read, pattern in zip(reads, patterns):
             if pattern != patterns[0]:
                 _reroute(*read, guarded)

@@ -19,8 +19,9 @@ LOWERING = ["mlc-lower-to-linalg", "canonicalize", "cse"]
 # Fusion groups survive lowering and become IREE dispatch regions.
 LOWERING_WITH_FUSION = ["mlc-lower-to-linalg{keep-fusion-groups=true}", "mlc-form-dispatch-regions", "canonicalize", "cse"]
 # For IREE, last: where IREE forms the dispatches, its code for a reduction read through
-# two maps in one dispatch is wrong (passes/guard_reduction_rereads.py).
-FOR_IREE = ["mlc-guard-reduction-rereads"]
+# two maps in one dispatch is wrong (passes/guard_reduction_rereads.py), and a one-element
+# slice reshaped past its source's rank fails to compile (passes/guard_unit_slices.py).
+FOR_IREE = ["mlc-guard-reduction-rereads", "mlc-guard-unit-slices"]
 
 # What matmuls multiply in: f32 as the model, bf16 summing in f32, or int8 summing in
 # int32 (opt-in).
@@ -93,7 +94,7 @@ class Pipeline:
         if not dispatch_regions:
             return lowering
         if target is not None and target.guard_broadcast_reads:
-            return lowering + [f"{name}{{broadcasts=true}}" for name in FOR_IREE]
+            return lowering + ["mlc-guard-reduction-rereads{broadcasts=true}", *FOR_IREE[1:]]
         return lowering + FOR_IREE
 
     def with_precision(self, precision: str) -> "Pipeline":

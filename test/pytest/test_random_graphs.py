@@ -49,6 +49,9 @@ FOUND = {
     "a one-column linear read broadcast": (
         lambda x, w, b, v: torch.nn.functional.linear(torch.nn.functional.linear(x, w, b), v).expand(5, 4, 4, 6),
         (torch.randn(5, 4, 4, 2), torch.randn(3, 2), torch.randn(3), torch.randn(1, 3))),
+    # seed 90089: IREE folded the unsqueeze into the 0-d slice it made (compile error at -O0, -O1)
+    "a one-element slice unsqueezed past its input's rank": (
+        lambda x, w: (x[0:1:2].unsqueeze(0), torch.nn.functional.linear(x[0:1:2], w)), (torch.randn(4), torch.randn(3, 1))),
 }
 
 
