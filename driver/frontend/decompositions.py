@@ -18,6 +18,13 @@ last NaN's. Quadratic in the scanned length, which suits the short scans models 
 `x ^ 5`, `x | 5` (the Scalar forms of bitwise xor and or) and `x << y`, `x >> y` (the
 Tensor forms of the shift operators) are the forms torch-mlir knows, with the scalar
 made a 0-d tensor of x's dtype.
+
+grid_sampler: ATen's composite, which picks the 2-D or 3-D kernel by the input's rank;
+PyTorch decomposes the 2-D one (torch_import, DECOMPOSED_AT_IMPORT). Where a grid
+coordinate is not finite, that decomposition gives 0 and eager's CPU kernel does not:
+with border padding it reads a NaN coordinate as the first pixel, with reflection
+padding an infinite one too (reflecting it gives NaN), and with zeros padding its
+bilinear result is NaN. The grid and the result are mended to match eager.
 """
 
 import torch
@@ -125,7 +132,27 @@ def bitwise_or_scalar(x, other):
     return aten.bitwise_or.Tensor(x, _scalar_like(x, other))
 
 
+BILINEAR, NEAREST = 0, 1  # ATen's GridSamplerInterpolation
+ZEROS, BORDER, REFLECTION = 0, 1, 2  # ATen's GridSamplerPadding
+
+
+def grid_sampler(x, grid, interpolation_mode, padding_mode, align_corners):
+    if x.dim() != 4:
+        return aten.grid_sampler_3d.default(x, grid, interpolation_mode, padding_mode, align_corners)
+    first_pixel = -1.0  # normalized; border and reflection padding clip it to pixel 0 either way
+    if interpolation_mode in (BILINEAR, NEAREST) and padding_mode == BORDER:
+        grid = torch.where(torch.isnan(grid), first_pixel, grid)
+    elif interpolation_mode in (BILINEAR, NEAREST) and padding_mode == REFLECTION:
+        grid = torch.where(torch.isfinite(grid), grid, first_pixel)
+    sampled = aten.grid_sampler_2d.default(x, grid, interpolation_mode, padding_mode, align_corners)
+    if interpolation_mode == BILINEAR and padding_mode == ZEROS:
+        finite = torch.isfinite(grid).all(-1)[:, None]
+        sampled = torch.where(finite, sampled, float("nan"))
+    return sampled
+
+
 DECOMPOSITIONS = {
+    aten.grid_sampler.default: grid_sampler,
     aten.bitwise_xor.Scalar: bitwise_xor_scalar,
     aten.bitwise_or.Scalar: bitwise_or_scalar,
     aten.__xor__.Scalar: bitwise_xor_scalar,

@@ -107,6 +107,9 @@ DECOMPOSED_AT_IMPORT = {
     # torch-mlir's own decomposition types pos_weight * log_sigmoid(x) as pos_weight's shape
     # ([C], not [N, C]), which mlc's verifier refused
     torch.ops.aten.binary_cross_entropy_with_logits,
+    # grid_sample: PyTorch's reference decomposition (ATen's composite grid_sampler picks the
+    # 2-D kernel, decompositions.grid_sampler) reads the four corners with index ops mlc converts
+    torch.ops.aten.grid_sampler, torch.ops.aten.grid_sampler_2d,
 }
 
 

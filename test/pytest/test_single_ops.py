@@ -421,6 +421,24 @@ case("bilinear_align_corners_scale", lambda x: F.interpolate(x, scale_factor=1.5
 case("upsample_nearest_module", lambda m, x: m(x), SMALL_IMAGE, module=lambda: torch.nn.Upsample(scale_factor=3))
 case("upsample_bilinear_module", lambda m, x: m(x), SMALL_IMAGE,
      module=lambda: torch.nn.Upsample(scale_factor=2, mode="bilinear", align_corners=False))
+# grid_sample: PyTorch's decomposition, with eager's reading of a coordinate that is not finite
+# (driver/frontend/decompositions.grid_sampler)
+GRID = floats(1, 3, 4, 2, low=-1.3, high=1.3)
+
+
+def _grid_with_non_finite():
+    nan, inf = float("nan"), float("inf")
+    points = [(nan, -1.0), (nan, 0.0), (0.0, nan), (inf, 0.0), (-inf, 0.0), (0.0, inf), (0.3, nan), (0.2, -0.7)]
+    return torch.tensor(points).reshape(1, 2, 4, 2)
+
+
+for _mode, _padding, _corners in [("bilinear", "zeros", False), ("bilinear", "border", True), ("bilinear", "reflection", False),
+                                  ("nearest", "border", False), ("nearest", "reflection", True), ("bicubic", "zeros", True)]:
+    def _sample(x, g, mode=_mode, padding=_padding, corners=_corners):
+        return F.grid_sample(x, g, mode=mode, padding_mode=padding, align_corners=corners)
+
+    case(f"grid_sample_{_mode}_{_padding}", _sample, SMALL_IMAGE, GRID, rtol=1e-4, atol=1e-5)
+    case(f"grid_sample_{_mode}_{_padding}_non_finite_grid", _sample, SMALL_IMAGE, _grid_with_non_finite, rtol=1e-4, atol=1e-5)
 
 
 # --- embedding, arg-reductions, topk, sort ------------------------------------------------------
