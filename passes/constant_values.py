@@ -171,6 +171,19 @@ def make_constant(array: np.ndarray, type_: ir.RankedTensorType, name: str = "co
     return data_ops.ConstantOp(constant_attribute(array, type_, name), type_).result
 
 
+def positions_constant(positions, name: str = "positions") -> ir.Value:
+    """Constant positions for an `mlc.gather` (flip, pads, diagonals, windows, resampling),
+    as i32 where they fit: IREE's Vulkan target emulates i64 without the Int64 capability,
+    and its emulation cannot read an i64 constant inside a dispatch (every gather at such
+    positions failed to compile: "failed to legalize unresolved target materialization
+    from ('i64') to ('vector<2xi32>')")."""
+    array = np.asarray(positions, dtype=np.int64)
+    fits = array.size == 0 or (array.min() >= -(2**31) and array.max() < 2**31)
+    width = 32 if fits else 64
+    type_ = ir.RankedTensorType.get(list(array.shape), ir.IntegerType.get_signless(width))
+    return make_constant(array, type_, name)
+
+
 def constant_attribute(array: np.ndarray, type_: ir.RankedTensorType, name: str = "constant") -> ir.Attribute:
     """The attribute of a constant of `type_` holding `array`. Small arrays, splats and
     booleans become `dense<...>`; others a resource blob named `name` (MLIR makes it

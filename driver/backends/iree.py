@@ -474,6 +474,32 @@ def _f64_type(module: ir.Operation) -> str | None:
     return found[0] if found else None
 
 
+def _has_i64_table(module: ir.Operation) -> bool:
+    """Whether an `arith.constant` holds an int64 tensor that is not one value repeated."""
+    found = []
+
+    def visit(op):
+        if op.name == "arith.constant" and isinstance(op.results[0].type, ir.RankedTensorType):
+            type_ = ir.RankedTensorType(op.results[0].type)
+            value = op.attributes["value"]
+            splat = isinstance(value, ir.DenseElementsAttr) and value.is_splat
+            element = type_.element_type
+            if isinstance(element, ir.IntegerType) and element.width == 64 and not splat:
+                found.append(op)
+                return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    return bool(found)
+
+
+# Without the Int64 capability (IREE's default Vulkan target), IREE emulates int64 with
+# pairs of i32; its emulation cannot read an int64 table inlined into a dispatch ("failed
+# to legalize unresolved target materialization from ('i64') to ('vector<2xi32>')": the
+# positions of `x[:, i]`), so such a module's constant tables stay dispatch inputs.
+NO_INLINED_CONSTANTS = "--iree-flow-inline-constants-max-byte-length=0"
+
+
 def _compile_vulkan(module: ir.Operation, options: dict, cache: ExecutableCache | None = None) -> bytes:
     """SPIR-V has no f64 math (IREE would demote f64 to f32 and change the results), so
     float64 models are refused; int64 stays exact (emulated in the kernels)."""
@@ -482,7 +508,8 @@ def _compile_vulkan(module: ir.Operation, options: dict, cache: ExecutableCache 
         raise UserError(f"target 'vulkan-spirv' cannot compute in float64 (the model has values of type {f64}); "
                         "convert the model and its inputs to float32 (model.float(), x.float())")
     named = options.get("vulkan-target")  # e.g. "llvmpipe" (lavapipe: native int64, subgroups), "ampere"
-    return compile_to_vmfb(module, VULKAN_SPIRV, [f"--iree-vulkan-target={named}"] if named else [], cache)
+    flags = [f"--iree-vulkan-target={named}"] if named else [NO_INLINED_CONSTANTS] * _has_i64_table(module)
+    return compile_to_vmfb(module, VULKAN_SPIRV, flags, cache)
 
 
 # IREE 3.13 knows these CUDA compute capabilities by name (--iree-cuda-target=sm_N).

@@ -15,7 +15,7 @@ from torch_mlir import ir
 
 from ...dialects import compute_ops, shape_ops
 from ...dialects.op_base import DYNAMIC
-from ..constant_values import make_constant
+from ..constant_values import positions_constant
 from ..graph import f64, i64, i64_array_attr, reshape, tensor_type, transpose
 from .patterns import NotConvertible, converts
 from .sizes import dim
@@ -91,7 +91,7 @@ def _zeros_between(value, axis, stride):
 
 def _flipped(value, axis):
     size = value.type.shape[axis]
-    positions = make_constant(np.arange(size - 1, -1, -1), tensor_type([size], ir.IntegerType.get_signless(64)), "flip")
+    positions = positions_constant(np.arange(size - 1, -1, -1), "flip")
     return shape_ops.GatherOp(value, positions, i64(axis), value.type).result
 
 

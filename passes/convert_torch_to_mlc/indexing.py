@@ -13,7 +13,7 @@ from torch_mlir import ir
 
 from ...dialects import elementwise_ops as ew
 from ...dialects import indexing_ops, reduction_ops, shape_ops
-from ..constant_values import make_constant
+from ..constant_values import make_constant, positions_constant
 from ..graph import boolean, cast_to, i64, i64_array_attr, reshape, splat, string, tensor_type
 from .patterns import NotConvertible, converts
 
@@ -107,7 +107,7 @@ def flip(op):
         size = x.type.shape[axis]
         if size < 0:
             raise NotConvertible("flip of a dynamic dimension")
-        reversed_indices = make_constant(np.arange(size - 1, -1, -1), tensor_type([size], _i64()), "flip")
+        reversed_indices = positions_constant(np.arange(size - 1, -1, -1), "flip")
         x = shape_ops.GatherOp(x, reversed_indices, i64(axis), x.type).result
     return x
 

@@ -16,7 +16,7 @@ from torch_mlir import ir
 from ...dialects import compute_ops, indexing_ops, reduction_ops, shape_ops
 from ...dialects import elementwise_ops as ew
 from ...dialects.op_base import DYNAMIC, is_float
-from ..constant_values import make_constant
+from ..constant_values import make_constant, positions_constant
 from ..graph import boolean, broadcast_binary, cast_to, i64, i64_array_attr, reshape, tensor_type
 from .patterns import NotConvertible, converts
 from .resampling import adaptive_avg_pool
@@ -183,7 +183,7 @@ def _adaptive_max_pool_with_indices(x, sizes, outs, values_type, indices_type):
     i64_type = ir.IntegerType.get_signless(64)
     table = _window_table(sizes, outs)
     flat = reshape(x, batch + [plane])
-    index = make_constant(table, tensor_type(list(table.shape), i64_type), "windows")
+    index = positions_constant(table, "windows")
     windows_shape = batch + list(table.shape)
     windows = shape_ops.GatherOp(flat, index, i64(len(batch)), tensor_type(windows_shape, x.type.element_type)).result
     last = len(windows_shape) - 1
@@ -227,7 +227,7 @@ def adaptive_max_pool(op):
     for i in reversed(range(spatial)):
         axis = rank - spatial + i
         positions = _window_positions(sizes[i], outs[i])
-        index = make_constant(positions, tensor_type(list(positions.shape), ir.IntegerType.get_signless(64)), "windows")
+        index = positions_constant(positions, "windows")
         shape = list(value.type.shape[:axis]) + list(positions.shape) + list(value.type.shape[axis + 1 :])
         windows = shape_ops.GatherOp(value, index, i64(axis), tensor_type(shape, value.type.element_type)).result
         shape.pop(axis + 1)

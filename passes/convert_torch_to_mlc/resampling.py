@@ -14,7 +14,7 @@ from torch_mlir import ir
 from ...dialects import compute_ops, reduction_ops, shape_ops
 from ...dialects import elementwise_ops as ew
 from ...dialects.op_base import DYNAMIC
-from ..constant_values import make_constant
+from ..constant_values import make_constant, positions_constant
 from ..graph import boolean, i64, i64_array_attr, reshape, string, tensor_type
 from ..graph import broadcast_binary as _binary
 from .patterns import NotConvertible, converts
@@ -81,12 +81,6 @@ def avg_pool1d(op):
 # --- per-axis resampling by gathers ---------------------------------------------------------
 
 
-def _positions_constant(values, shape):
-    """Source positions as i32: SPIR-V has no native i64, and IREE's Vulkan target fails
-    on i64 index arithmetic (nearest upsampling did); positions fit 32 bits."""
-    return make_constant(np.asarray(values, dtype=np.int32), tensor_type(shape, ir.IntegerType.get_signless(32)), "positions")
-
-
 def _weights(values, axis, rank, element_type):
     """Weights of the output positions along `axis`, shaped to broadcast there."""
     shape = [len(values)] + [1] * (rank - 1 - axis)
@@ -95,7 +89,7 @@ def _weights(values, axis, rank, element_type):
 
 def _gather(value, positions, axis):
     positions = np.asarray(positions)
-    index = _positions_constant(positions, list(positions.shape))
+    index = positions_constant(positions)
     shape = list(value.type.shape[:axis]) + list(positions.shape) + list(value.type.shape[axis + 1 :])
     return shape_ops.GatherOp(value, index, i64(axis), tensor_type(shape, value.type.element_type)).result
 

@@ -10,7 +10,7 @@ from torch_mlir import ir
 from ...dialects import elementwise_ops as ew
 from ...dialects import shape_ops
 from ...dialects.op_base import DYNAMIC
-from ..constant_values import make_constant
+from ..constant_values import make_constant, positions_constant
 from ..graph import f64, i64, i64_array_attr, reshape, slice_along, tensor_type
 from .patterns import NotConvertible, TorchOp, converts
 from .sizes import check_size, element_count_of_dims, size_value, view_sizes
@@ -180,7 +180,7 @@ def slice_scatter(op):
     taken = np.zeros(size, dtype=bool)
     taken[lo : lo + count * step : step] = True
     positions = np.where(taken, (np.arange(size) - lo) // step, 0)
-    indices = make_constant(positions, tensor_type([size], ir.IntegerType.get_signless(64)), "slice_scatter")
+    indices = positions_constant(positions, "slice_scatter")
     spread = shape_ops.GatherOp(src, indices, i64(dim), x.type).result
     mask_shape = [size if d == dim else 1 for d in range(rank)]
     mask = make_constant(taken.reshape(mask_shape), tensor_type(mask_shape, ir.IntegerType.get_signless(1)), "mask")
@@ -344,6 +344,6 @@ def edge_pad(op):
         positions = _EDGE_POSITIONS[kind](np.arange(-left, size + right), size)
         shape = list(x.type.shape)
         shape[dim] = len(positions)
-        indices = make_constant(positions, tensor_type([len(positions)], ir.IntegerType.get_signless(64)), f"{kind}_pad")
+        indices = positions_constant(positions, f"{kind}_pad")
         x = shape_ops.GatherOp(x, indices, i64(dim), tensor_type(shape, x.type.element_type)).result
     return x

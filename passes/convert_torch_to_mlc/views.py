@@ -8,7 +8,7 @@ from torch_mlir import ir
 from ...dialects import data_ops, shape_ops
 from ...dialects import elementwise_ops as ew
 from ...dialects.op_base import DYNAMIC
-from ..constant_values import make_constant
+from ..constant_values import make_constant, positions_constant
 from ..graph import broadcast_binary, cast_to, i64, reshape, splat, tensor_type, transpose
 from .patterns import NotConvertible, converts
 
@@ -39,7 +39,7 @@ def diagonal(op):
     positions = (np.arange(length) + row0) * cols + np.arange(length) + col0
     moved = transpose(x, rest + [dim1, dim2]) if rest + [dim1, dim2] != list(range(rank)) else x
     flat = reshape(moved, [shape[d] for d in rest] + [rows * cols])
-    indices = make_constant(positions, tensor_type([length], _i64()), "diagonal")
+    indices = positions_constant(positions, "diagonal")
     return shape_ops.GatherOp(flat, indices, i64(len(rest)), op.result_type()).result
 
 
@@ -62,7 +62,7 @@ def diag_embed(op):
     rows, cols = np.indices((size, size))
     positions = np.clip(np.minimum(rows, cols), 0, max(count - 1, 0))
     mask = make_constant(cols - rows == offset, tensor_type([size, size], ir.IntegerType.get_signless(1)), "mask")
-    indices = make_constant(positions, tensor_type([size, size], _i64()), "diag_embed")
+    indices = positions_constant(positions, "diag_embed")
     batch = list(x.type.shape[:-1])
     spread_type = tensor_type(batch + [size, size], x.type.element_type)
     spread = shape_ops.GatherOp(x, indices, i64(rank - 2), spread_type).result
@@ -97,7 +97,7 @@ def unfold(op):
         raise NotConvertible("unfold of a dynamic dimension")
     windows = (length - size) // step + 1
     positions = np.arange(windows)[:, None] * step + np.arange(size)[None, :]
-    indices = make_constant(positions, tensor_type([windows, size], _i64()), "unfold")
+    indices = positions_constant(positions, "unfold")
     shape = list(x.type.shape[:dim]) + [windows, size] + list(x.type.shape[dim + 1 :])
     gathered = shape_ops.GatherOp(x, indices, i64(dim), tensor_type(shape, x.type.element_type)).result
     permutation = [d for d in range(rank + 1) if d != dim + 1] + [dim + 1]

@@ -13,6 +13,7 @@ from torch_mlir.dialects import arith, math, scf
 
 from ...dialects import elementwise_ops as ew
 from ...dialects.op_base import float_attr, is_float
+from ..constant_values import splat_of
 from ..op_registry import lowers
 from .builders import constant, elementwise, index, is_bool
 
@@ -184,6 +185,34 @@ def _ipow(x, y):
     return loop.results[0]
 
 
+def _ipow_by(exponent: int):
+    """x ** exponent for a constant exponent, squaring unrolled over its bits: no loop,
+    whose int64 values IREE's Vulkan target (int64 emulated as pairs of i32) cannot
+    compile ("failed to legalize unresolved target materialization")."""
+    def body(x, _):
+        product, square, rest = None, x, exponent
+        while rest:
+            if rest & 1:
+                product = square if product is None else arith.muli(product, square)
+            rest >>= 1
+            if rest:
+                square = arith.muli(square, square)
+        return _c(x, 1) if product is None else product
+    return body
+
+
+def _constant_exponent(value: ir.Value) -> int | None:
+    """The integer every element of `value` holds, from an `mlc.constant` or from the
+    `arith.constant` it has already been lowered to; None otherwise."""
+    splat = splat_of(value)
+    owner = value.owner
+    if splat is None and not isinstance(owner, ir.Block) and owner.name == "arith.constant":
+        attr = owner.attributes["value"]
+        if isinstance(attr, ir.DenseElementsAttr) and attr.is_splat:
+            splat = attr.get_splat_value().value
+    return splat if isinstance(splat, int) and not isinstance(splat, bool) else None
+
+
 BINARY = {
     ew.AddOp: (arith.addf, arith.addi),
     ew.SubOp: (arith.subf, arith.subi),
@@ -223,6 +252,8 @@ def _lower_binary(op):
     kind, element_type = type(op), op.result.type.element_type
     if is_bool(element_type) and kind in BOOL_BINARY:
         body = BOOL_BINARY[kind]
+    elif kind is ew.PowOp and not is_float(element_type) and (_constant_exponent(op.rhs) or -1) >= 0:
+        body = _ipow_by(_constant_exponent(op.rhs))
     else:
         body = _pick(BINARY[kind], element_type)
     return elementwise([op.lhs, op.rhs], op.result.type, body)

@@ -147,10 +147,15 @@ class GridSample(torch.nn.Module):
         return torch.nn.functional.grid_sample(x, grid, align_corners=False)
 
 
-def test_fallback_refuses_a_lowering_known_to_be_wrong():
+@pytest.mark.iree
+def test_grid_sample_leaves_the_fallback_alone():
     """torch-mlir's grid_sampler is wrong where the grid leaves [-1, 1] (2.28 off with zeros
-    padding): an error naming the op and why, not a wrong number."""
-    grid = torch.rand(1, 4, 4, 2) * 3 - 1.5
-    with pytest.raises(mlc.UserError, match=r"torch.aten.grid_sampler +x1 +at \S*test_fallback.py:\d+ +"
-                                            r"\[torch-mlir's lowering is wrong where the grid leaves \[-1, 1\]"):
-        mlc.compile(GridSample(), (torch.randn(1, 2, 4, 4), grid))
+    padding), so the fallback refuses it (KNOWN_WRONG); mlc now takes PyTorch's decomposition
+    at import, and the fallback never sees it."""
+    torch.manual_seed(0)
+    x, grid = torch.randn(1, 2, 4, 4), torch.rand(1, 4, 4, 2) * 3 - 1.5
+    compiled = mlc.compile(GridSample(), (x, grid))
+    assert "fallback" not in compiled.report
+    torch.testing.assert_close(compiled(x, grid), GridSample()(x, grid), rtol=1e-4, atol=1e-5)
+
+

@@ -85,6 +85,28 @@ def test_vulkan_int64_is_exact(vulkan_target):
         assert torch.equal(vectors, expected_vectors)  # a gather copies values exactly
 
 
+class Positions(torch.nn.Module):
+    """Gathers at int64 positions (constant ones, and an input's) and an integer power: each
+    failed to compile on IREE's default Vulkan target, whose int64 emulation could read
+    neither an int64 table inlined into a dispatch nor the int64 loop of `x ** 2` (random
+    programs, seeds 100002 and 100004)."""
+
+    def forward(self, x, i):
+        return (x.flip(-1), x[:, i], torch.diagonal(x[0]), torch.nn.functional.pad(x, (1, 2), mode="reflect"),
+                x.unfold(2, 2, 1), torch.round(x * 8).long() ** 2, torch.round(x * 4).to(torch.int32) ** 5)
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("opt_level", [0, 2])
+def test_vulkan_gathers_at_int64_positions(opt_level):
+    require("vulkan-spirv")
+    torch.manual_seed(0)
+    model, x, i = Positions(), torch.randn(3, 4, 5), torch.tensor([2, 0, 1, 2])
+    compiled = mlc.compile(model, (x, i), target="vulkan-spirv", opt_level=opt_level, allow_fallback=False)
+    for got, want in zip(compiled(x, i), model(x, i)):
+        assert got.dtype == want.dtype and torch.equal(got, want)
+
+
 def test_vulkan_refuses_float64():
     class Scale(torch.nn.Module):
         def forward(self, x):

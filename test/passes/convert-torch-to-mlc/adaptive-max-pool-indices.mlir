@@ -10,8 +10,8 @@
 
 // CHECK-LABEL: func.func @adaptive_max_pool1d_8_to_3
 // CHECK-SAME: (%[[X:.*]]: tensor<2x4x8xf32>)
-// CHECK-DAG: %[[TABLE:.*]] = "mlc.constant"() {value = dense<{{\[\[}}0, 1, 2, 2], [2, 3, 4, 5], [5, 6, 7, 7]]> : tensor<3x4xi64>}
-// CHECK: %[[WINDOWS:.*]] = "mlc.gather"(%[[X]], %[[TABLE]]) {axis = 2 : i64} : (tensor<2x4x8xf32>, tensor<3x4xi64>) -> tensor<2x4x3x4xf32>
+// CHECK-DAG: %[[TABLE:.*]] = "mlc.constant"() {value = dense<{{\[\[}}0, 1, 2, 2], [2, 3, 4, 5], [5, 6, 7, 7]]> : tensor<3x4xi32>}
+// CHECK: %[[WINDOWS:.*]] = "mlc.gather"(%[[X]], %[[TABLE]]) {axis = 2 : i64} : (tensor<2x4x8xf32>, tensor<3x4xi32>) -> tensor<2x4x3x4xf32>
 // CHECK: %[[ARG:.*]] = "mlc.argmax"(%[[WINDOWS]]) {axis = 3 : i64, keepdim = true} : (tensor<2x4x3x4xf32>) -> tensor<2x4x3x1xi64>
 // CHECK: %[[VALUES:.*]] = "mlc.take_along_axis"(%[[WINDOWS]], %[[ARG]]) {axis = 3 : i64}
 // CHECK: %[[AT:.*]] = "mlc.add"(%[[ARG]], %{{.*}}) : (tensor<2x4x3x1xi64>, tensor<3x1xi64>) -> tensor<2x4x3x1xi64>
@@ -34,8 +34,8 @@ func.func @adaptive_max_pool1d_8_to_3(%x: !torch.vtensor<[2,4,8],f32>) -> (!torc
 // CHECK-LABEL: func.func @adaptive_max_pool2d_unbatched
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3x3xf32>)
 // CHECK-DAG: %[[FLAT:.*]] = "mlc.reshape"(%[[X]]) : (tensor<2x3x3xf32>) -> tensor<2x9xf32>
-// CHECK-DAG: %[[TABLE:.*]] = "mlc.constant"() {value = dense<{{\[\[\[}}0, 1, 3, 4], [1, 2, 4, 5]], {{\[\[}}3, 4, 6, 7], [4, 5, 7, 8]]]> : tensor<2x2x4xi64>}
-// CHECK: "mlc.gather"(%[[FLAT]], %[[TABLE]]) {axis = 1 : i64} : (tensor<2x9xf32>, tensor<2x2x4xi64>) -> tensor<2x2x2x4xf32>
+// CHECK-DAG: %[[TABLE:.*]] = "mlc.constant"() {value = dense<{{\[\[\[}}0, 1, 3, 4], [1, 2, 4, 5]], {{\[\[}}3, 4, 6, 7], [4, 5, 7, 8]]]> : tensor<2x2x4xi32>}
+// CHECK: "mlc.gather"(%[[FLAT]], %[[TABLE]]) {axis = 1 : i64} : (tensor<2x9xf32>, tensor<2x2x4xi32>) -> tensor<2x2x2x4xf32>
 // CHECK: "mlc.argmax"({{.*}}) {axis = 3 : i64, keepdim = true}
 // CHECK-NOT: torch.aten
 func.func @adaptive_max_pool2d_unbatched(%x: !torch.vtensor<[2,3,3],f32>) -> (!torch.vtensor<[2,2,2],f32>, !torch.vtensor<[2,2,2],si64>) {

@@ -52,8 +52,8 @@ func.func @conv3d_depthwise(%x: !torch.vtensor<[1,3,5,6,4],f32>, %w: !torch.vten
 // CHECK: %[[MERGED:.*]] = "mlc.reshape"(%[[PADDED]]) : (tensor<1x3x4x2xf32>) -> tensor<1x3x8xf32>
 // CHECK: %[[SPREAD:.*]] = "mlc.slice"(%[[MERGED]]) {limit = array<i64: 1, 3, 7>, start = array<i64: 0, 0, 0>, stride = array<i64: 1, 1, 1>}
 // CHECK: "mlc.transpose"({{.*}}) {permutation = array<i64: 0, 2, 1, 3>} : (tensor<1x3x2x3xf32>) -> tensor<1x2x3x3xf32>
-// CHECK: %[[REVERSED:.*]] = "mlc.constant"() {value = dense<[2, 1, 0]> : tensor<3xi64>}
-// CHECK: %[[FLIPPED:.*]] = "mlc.gather"(%{{.*}}, %[[REVERSED]]) {axis = 2 : i64} : (tensor<2x3x3xf32>, tensor<3xi64>) -> tensor<2x3x3xf32>
+// CHECK: %[[REVERSED:.*]] = "mlc.constant"() {value = dense<[2, 1, 0]> : tensor<3xi32>}
+// CHECK: %[[FLIPPED:.*]] = "mlc.gather"(%{{.*}}, %[[REVERSED]]) {axis = 2 : i64} : (tensor<2x3x3xf32>, tensor<3xi32>) -> tensor<2x3x3xf32>
 // CHECK: "mlc.conv2d"({{.*}}) {dilation = array<i64: 1, 1>, groups = 1 : i64, layout = "NCHW", padding = array<i64: 0, 0, 0, 1>, stride = array<i64: 1, 1>} : (tensor<1x3x1x7xf32>, tensor<2x3x1x3xf32>, tensor<2xf32>) -> tensor<1x2x1x6xf32>
 func.func @conv_transpose1d(%x: !torch.vtensor<[1,3,4],f32>, %w: !torch.vtensor<[3,2,3],f32>, %b: !torch.vtensor<[2],f32>) -> !torch.vtensor<[1,2,6],f32> {
   %int1 = torch.constant.int 1

@@ -46,9 +46,9 @@ func.func @index_tensor_two(%arg0: !torch.vtensor<[4,5],f32>, %arg1: !torch.vten
 // -----
 
 // CHECK-LABEL: func.func @flip
-// CHECK: %[[R0:.*]] = "mlc.constant"() {value = dense<[1, 0]> : tensor<2xi64>}
+// CHECK: %[[R0:.*]] = "mlc.constant"() {value = dense<[1, 0]> : tensor<2xi32>}
 // CHECK: %[[G0:.*]] = "mlc.gather"(%arg0, %[[R0]]) {axis = 0 : i64}
-// CHECK: %[[R2:.*]] = "mlc.constant"() {value = dense<[3, 2, 1, 0]> : tensor<4xi64>}
+// CHECK: %[[R2:.*]] = "mlc.constant"() {value = dense<[3, 2, 1, 0]> : tensor<4xi32>}
 // CHECK: "mlc.gather"(%[[G0]], %[[R2]]) {axis = 2 : i64}
 func.func @flip(%arg0: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[2,3,4],f32> {
   %int0 = torch.constant.int 0

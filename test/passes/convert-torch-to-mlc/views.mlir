@@ -7,8 +7,8 @@
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>)
 // CHECK: %[[MOVED:.*]] = "mlc.transpose"(%[[X]]) {permutation = array<i64: 1, 0, 2>} : (tensor<2x3x4xf32>) -> tensor<3x2x4xf32>
 // CHECK: %[[FLAT:.*]] = "mlc.reshape"(%[[MOVED]]) : (tensor<3x2x4xf32>) -> tensor<3x8xf32>
-// CHECK: %[[POS:.*]] = "mlc.constant"() {value = dense<[1, 6]> : tensor<2xi64>}
-// CHECK: %[[DIAG:.*]] = "mlc.gather"(%[[FLAT]], %[[POS]]) {axis = 1 : i64} : (tensor<3x8xf32>, tensor<2xi64>) -> tensor<3x2xf32>
+// CHECK: %[[POS:.*]] = "mlc.constant"() {value = dense<[1, 6]> : tensor<2xi32>}
+// CHECK: %[[DIAG:.*]] = "mlc.gather"(%[[FLAT]], %[[POS]]) {axis = 1 : i64} : (tensor<3x8xf32>, tensor<2xi32>) -> tensor<3x2xf32>
 // CHECK: return %[[DIAG]]
 // CHECK-NOT: torch.aten
 func.func @diagonal_offset(%arg0: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[3,2],f32> {
@@ -26,7 +26,7 @@ func.func @diagonal_offset(%arg0: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor
 // CHECK-LABEL: func.func @diagonal_below
 // CHECK-NOT: mlc.transpose
 // CHECK: "mlc.reshape"(%{{.*}}) : (tensor<3x3xi64>) -> tensor<9xi64>
-// CHECK: "mlc.constant"() {value = dense<[3, 7]> : tensor<2xi64>}
+// CHECK: "mlc.constant"() {value = dense<[3, 7]> : tensor<2xi32>}
 // CHECK: "mlc.gather"
 // CHECK-SAME: -> tensor<2xi64>
 func.func @diagonal_below(%arg0: !torch.vtensor<[3,3],si64>) -> !torch.vtensor<[2],si64> {
@@ -46,9 +46,9 @@ func.func @diagonal_below(%arg0: !torch.vtensor<[3,3],si64>) -> !torch.vtensor<[
 // CHECK-LABEL: func.func @diag_embed_offset
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>)
 // CHECK-DAG: %[[MASK:.*]] = "mlc.constant"() {value = dense<{{\[\[}}false, false, false, false], [true, false, false, false], [false, true, false, false], [false, false, true, false]]> : tensor<4x4xi1>}
-// CHECK-DAG: %[[POS:.*]] = "mlc.constant"() {value = dense<{{\[\[}}0, 0, 0, 0], [0, 1, 1, 1], [0, 1, 2, 2], [0, 1, 2, 2]]> : tensor<4x4xi64>}
+// CHECK-DAG: %[[POS:.*]] = "mlc.constant"() {value = dense<{{\[\[}}0, 0, 0, 0], [0, 1, 1, 1], [0, 1, 2, 2], [0, 1, 2, 2]]> : tensor<4x4xi32>}
 // CHECK-DAG: %[[ZERO:.*]] = "mlc.constant"() {value = dense<0.000000e+00> : tensor<f32>}
-// CHECK-DAG: %[[SPREAD:.*]] = "mlc.gather"(%[[X]], %[[POS]]) {axis = 1 : i64} : (tensor<2x3xf32>, tensor<4x4xi64>) -> tensor<2x4x4xf32>
+// CHECK-DAG: %[[SPREAD:.*]] = "mlc.gather"(%[[X]], %[[POS]]) {axis = 1 : i64} : (tensor<2x3xf32>, tensor<4x4xi32>) -> tensor<2x4x4xf32>
 // CHECK: %[[MATRIX:.*]] = "mlc.select"(%[[MASK]], %[[SPREAD]], %[[ZERO]]) : (tensor<4x4xi1>, tensor<2x4x4xf32>, tensor<f32>) -> tensor<2x4x4xf32>
 // CHECK: %[[MOVED:.*]] = "mlc.transpose"(%[[MATRIX]]) {permutation = array<i64: 1, 0, 2>} : (tensor<2x4x4xf32>) -> tensor<4x2x4xf32>
 // CHECK: return %[[MOVED]]
@@ -99,9 +99,9 @@ func.func @collapse_split_dim(%arg0: !torch.vtensor<[2,3,4],f32>) -> !torch.vten
 
 // CHECK-LABEL: func.func @slice_scatter_step
 // CHECK-SAME: (%[[X:.*]]: tensor<2x5xf32>, %[[SRC:.*]]: tensor<2x2xf32>)
-// CHECK-DAG: %[[POS:.*]] = "mlc.constant"() {value = dense<[0, 0, 0, 1, 0]> : tensor<5xi64>}
+// CHECK-DAG: %[[POS:.*]] = "mlc.constant"() {value = dense<[0, 0, 0, 1, 0]> : tensor<5xi32>}
 // CHECK-DAG: %[[MASK:.*]] = "mlc.constant"() {value = dense<{{\[\[}}false, true, false, true, false]]> : tensor<1x5xi1>}
-// CHECK-DAG: %[[SPREAD:.*]] = "mlc.gather"(%[[SRC]], %[[POS]]) {axis = 1 : i64} : (tensor<2x2xf32>, tensor<5xi64>) -> tensor<2x5xf32>
+// CHECK-DAG: %[[SPREAD:.*]] = "mlc.gather"(%[[SRC]], %[[POS]]) {axis = 1 : i64} : (tensor<2x2xf32>, tensor<5xi32>) -> tensor<2x5xf32>
 // CHECK: %[[OUT:.*]] = "mlc.select"(%[[MASK]], %[[SPREAD]], %[[X]]) : (tensor<1x5xi1>, tensor<2x5xf32>, tensor<2x5xf32>) -> tensor<2x5xf32>
 // CHECK: return %[[OUT]]
 func.func @slice_scatter_step(%arg0: !torch.vtensor<[2,5],f32>, %arg1: !torch.vtensor<[2,2],f32>) -> !torch.vtensor<[2,5],f32> {
@@ -118,7 +118,7 @@ func.func @slice_scatter_step(%arg0: !torch.vtensor<[2,5],f32>, %arg1: !torch.vt
 /// slice's length is src's, from the start: the last row.
 
 // CHECK-LABEL: func.func @select_scatter_last
-// CHECK-DAG: "mlc.constant"() {value = dense<0> : tensor<3xi64>}
+// CHECK-DAG: "mlc.constant"() {value = dense<0> : tensor<3xi32>}
 // CHECK-DAG: "mlc.constant"() {value = dense<{{\[\[}}false], [false], [true]]> : tensor<3x1xi1>}
 // CHECK: "mlc.select"
 // CHECK-SAME: -> tensor<3x4xf32>
@@ -137,8 +137,8 @@ func.func @select_scatter_last(%arg0: !torch.vtensor<[3,4],f32>, %arg1: !torch.v
 
 // CHECK-LABEL: func.func @reflection_pad1d
 // CHECK-SAME: (%[[X:.*]]: tensor<2x4xf32>)
-// CHECK: %[[POS:.*]] = "mlc.constant"() {value = dense<[2, 1, 0, 1, 2, 3, 2]> : tensor<7xi64>}
-// CHECK: %[[PADDED:.*]] = "mlc.gather"(%[[X]], %[[POS]]) {axis = 1 : i64} : (tensor<2x4xf32>, tensor<7xi64>) -> tensor<2x7xf32>
+// CHECK: %[[POS:.*]] = "mlc.constant"() {value = dense<[2, 1, 0, 1, 2, 3, 2]> : tensor<7xi32>}
+// CHECK: %[[PADDED:.*]] = "mlc.gather"(%[[X]], %[[POS]]) {axis = 1 : i64} : (tensor<2x4xf32>, tensor<7xi32>) -> tensor<2x7xf32>
 // CHECK: return %[[PADDED]]
 func.func @reflection_pad1d(%arg0: !torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,7],f32> {
   %int2 = torch.constant.int 2
@@ -150,8 +150,8 @@ func.func @reflection_pad1d(%arg0: !torch.vtensor<[2,4],f32>) -> !torch.vtensor<
 
 // CHECK-LABEL: func.func @replication_pad1d
 // CHECK-SAME: (%[[X:.*]]: tensor<3xi64>)
-// CHECK: %[[POS:.*]] = "mlc.constant"() {value = dense<[0, 0, 1, 2, 2, 2]> : tensor<6xi64>}
-// CHECK: %[[PADDED:.*]] = "mlc.gather"(%[[X]], %[[POS]]) {axis = 0 : i64} : (tensor<3xi64>, tensor<6xi64>) -> tensor<6xi64>
+// CHECK: %[[POS:.*]] = "mlc.constant"() {value = dense<[0, 0, 1, 2, 2, 2]> : tensor<6xi32>}
+// CHECK: %[[PADDED:.*]] = "mlc.gather"(%[[X]], %[[POS]]) {axis = 0 : i64} : (tensor<3xi64>, tensor<6xi32>) -> tensor<6xi64>
 // CHECK: return %[[PADDED]]
 func.func @replication_pad1d(%arg0: !torch.vtensor<[3],si64>) -> !torch.vtensor<[6],si64> {
   %int2 = torch.constant.int 2
@@ -168,8 +168,8 @@ func.func @replication_pad1d(%arg0: !torch.vtensor<[3],si64>) -> !torch.vtensor<
 
 // CHECK-LABEL: func.func @unfold
 // CHECK-SAME: (%[[X:.*]]: tensor<5x2xf32>)
-// CHECK: %[[POS:.*]] = "mlc.constant"() {value = dense<{{\[\[}}0, 1, 2], [2, 3, 4]]> : tensor<2x3xi64>}
-// CHECK: %[[WINDOWS:.*]] = "mlc.gather"(%[[X]], %[[POS]]) {axis = 0 : i64} : (tensor<5x2xf32>, tensor<2x3xi64>) -> tensor<2x3x2xf32>
+// CHECK: %[[POS:.*]] = "mlc.constant"() {value = dense<{{\[\[}}0, 1, 2], [2, 3, 4]]> : tensor<2x3xi32>}
+// CHECK: %[[WINDOWS:.*]] = "mlc.gather"(%[[X]], %[[POS]]) {axis = 0 : i64} : (tensor<5x2xf32>, tensor<2x3xi32>) -> tensor<2x3x2xf32>
 // CHECK: %[[MOVED:.*]] = "mlc.transpose"(%[[WINDOWS]]) {permutation = array<i64: 0, 2, 1>} : (tensor<2x3x2xf32>) -> tensor<2x2x3xf32>
 // CHECK: return %[[MOVED]]
 func.func @unfold(%arg0: !torch.vtensor<[5,2],f32>) -> !torch.vtensor<[2,2,3],f32> {
