@@ -357,6 +357,13 @@ class Atan2Op(BinaryOp, name="atan2", traits=[ext.Pure]):
     float_only = True
 
 
+class HypotOp(BinaryOp, name="hypot", traits=[ext.Pure]):
+    """Elementwise sqrt(lhs^2 + rhs^2) without overflow or underflow in between, floats
+    only, with broadcasting: the magnitude of a complex number from its parts."""
+
+    float_only = True
+
+
 COMPARE_PREDICATES = ("eq", "ne", "lt", "le", "gt", "ge")
 
 

@@ -199,6 +199,7 @@ BINARY = {
     ew.RemainderOp: _remainder,
     ew.FloorDivOp: _integer_division(np.floor_divide),  # for floats, torch's algorithm (from numpy's)
     ew.Atan2Op: _rounded_once(np.arctan2),
+    ew.HypotOp: _rounded_once(np.hypot),
     # On i1, and/or/xor are the logical ops in numpy and in the lowering. Shifts by the
     # bit width or more (or by a negative amount) give 0 or the sign, as in torch.
     bw.BitwiseAndOp: np.bitwise_and,

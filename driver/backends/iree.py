@@ -15,7 +15,9 @@ from pathlib import Path
 import iree._runtime_libs
 import iree.compiler
 import iree.runtime
+import ml_dtypes
 import numpy as np
+import torch
 from torch_mlir import ir
 
 from ...errors import UserError
@@ -65,9 +67,15 @@ DATA_TILING_FLAGS = ["--iree-opt-level=O2", "--iree-opt-data-tiling", "--iree-ll
 def host_array(array) -> np.ndarray:
     """A C-contiguous numpy array of `array` (a tensor or an array), for IREE's calls.
     Not `np.ascontiguousarray`, which returns 0-d arrays as 1-d: IREE then rejects a
-    scalar input ("input0 shape rank mismatch; expected 0 (scalar)")."""
+    scalar input ("input0 shape rank mismatch; expected 0 (scalar)"). numpy has no
+    bfloat16 (a bf16 tensor's `.numpy()` raised TypeError): its bits go as ml_dtypes'
+    bfloat16, which IREE takes and gives back."""
     if hasattr(array, "detach"):
-        array = array.detach().cpu().numpy()
+        tensor = array.detach().cpu()
+        if tensor.dtype == torch.bfloat16:
+            array = tensor.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+        else:
+            array = tensor.numpy()
     return np.require(array, requirements="C")
 
 
@@ -457,15 +465,16 @@ def _device_function(vmfb: bytes, target_name: str, driver: str, parameters=None
     return call
 
 
-def _f64_type(module: ir.Operation) -> str | None:
-    """The first float64 type a value of the module has, if any."""
+def _first_type_of(module: ir.Operation, element_class: type) -> str | None:
+    """The first type a value of the module has whose element is an `element_class`
+    (ir.F64Type, ir.F16Type), if any."""
     found = []
 
     def visit(op):
         values = list(op.results) + [arg for region in op.regions for block in region.blocks for arg in block.arguments]
         for value in values:
             element = value.type.element_type if isinstance(value.type, ir.ShapedType) else value.type
-            if isinstance(element, ir.F64Type):
+            if isinstance(element, element_class):
                 found.append(str(value.type))
                 return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
@@ -493,6 +502,26 @@ def _has_i64_table(module: ir.Operation) -> bool:
     return bool(found)
 
 
+# The divisions IREE's int64 emulation for Vulkan cannot compile ("failed to legalize
+# operation 'arith.divsi' that was explicitly marked illegal").
+INT64_DIVISIONS = ("arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.floordivsi",
+                   "arith.ceildivsi", "arith.ceildivui")
+
+
+def _divides_int64(module: ir.Operation) -> bool:
+    found = []
+
+    def visit(op):
+        if op.name in INT64_DIVISIONS and isinstance(op.results[0].type, ir.IntegerType) \
+                and ir.IntegerType(op.results[0].type).width == 64:
+            found.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    return bool(found)
+
+
 # Without the Int64 capability (IREE's default Vulkan target), IREE emulates int64 with
 # pairs of i32; its emulation cannot read an int64 table inlined into a dispatch ("failed
 # to legalize unresolved target materialization from ('i64') to ('vector<2xi32>')": the
@@ -503,11 +532,22 @@ NO_INLINED_CONSTANTS = "--iree-flow-inline-constants-max-byte-length=0"
 def _compile_vulkan(module: ir.Operation, options: dict, cache: ExecutableCache | None = None) -> bytes:
     """SPIR-V has no f64 math (IREE would demote f64 to f32 and change the results), so
     float64 models are refused; int64 stays exact (emulated in the kernels)."""
-    f64 = _f64_type(module)
+    f64 = _first_type_of(module, ir.F64Type)
     if f64:
         raise UserError(f"target 'vulkan-spirv' cannot compute in float64 (the model has values of type {f64}); "
                         "convert the model and its inputs to float32 (model.float(), x.float())")
     named = options.get("vulkan-target")  # e.g. "llvmpipe" (lavapipe: native int64, subgroups), "ampere"
+    f16 = None if named else _first_type_of(module, ir.F16Type)
+    if f16:  # IREE's default target has no 16-bit floats: its kernels read and wrote f16 buffers as f32
+        raise UserError(f"target 'vulkan-spirv' without a named Vulkan target cannot compute in float16 (the model "
+                        f"has values of type {f16}); name one with 16-bit floats (target_options={{'vulkan-target': "
+                        "'llvmpipe'} for lavapipe, or your GPU's: 'ampere', 'rdna3', ...) or convert the model and "
+                        "its inputs to float32")
+    if not named and _divides_int64(module):
+        raise UserError("target 'vulkan-spirv' without a named Vulkan target cannot divide int64 values (IREE "
+                        "emulates int64 there, without division or remainder); name one with 64-bit integers "
+                        "(target_options={'vulkan-target': 'llvmpipe'} for lavapipe, or your GPU's) or divide "
+                        "in int32")
     flags = [f"--iree-vulkan-target={named}"] if named else [NO_INLINED_CONSTANTS] * _has_i64_table(module)
     return compile_to_vmfb(module, VULKAN_SPIRV, flags, cache)
 

@@ -16,7 +16,8 @@ __all__ = ["rewrite"]
 def rewrite(program: torch.export.ExportedProgram) -> None:
     """Every rewrite below, in place; the graph module is regenerated only where one changed
     something (a second application, as export's program gets at import, costs a walk)."""
-    changed = [public_embedding_bag(program), rolls_within_size(program), stable_sort(program)]
+    changed = [public_embedding_bag(program), rolls_within_size(program), stable_sort(program),
+               self_equality_keeps_nan(program)]
     if any(changed):
         program.graph_module.recompile()
 
@@ -88,4 +89,25 @@ def stable_sort(program: torch.export.ExportedProgram) -> bool:
         dim, descending = node.kwargs.get("dim", -1), node.kwargs.get("descending", False)  # keyword-only in sort.stable
         node.target = torch.ops.aten.sort.default
         node.args, node.kwargs = (node.args[0], dim, descending), {}
+    return changed
+
+
+def self_equality_keeps_nan(program: torch.export.ExportedProgram) -> bool:
+    """torch-mlir's canonicalizer folds `eq.Tensor(x, x)` to true, which is wrong where a
+    float x is NaN: `x == x`, the usual test that x is not NaN, came out true everywhere.
+    It becomes `logical_not(ne.Tensor(x, x))`, which torch-mlir leaves alone."""
+    graph, changed = program.graph_module.graph, False
+    for node in list(graph.nodes):
+        if node.target is not torch.ops.aten.eq.Tensor or len(node.args) != 2 or node.args[0] is not node.args[1]:
+            continue
+        value = node.args[0].meta.get("val") if isinstance(node.args[0], torch.fx.Node) else None
+        if not isinstance(value, torch.Tensor) or not (value.is_floating_point() or value.is_complex()):
+            continue
+        changed = True
+        with graph.inserting_before(node):
+            unequal = graph.call_function(torch.ops.aten.ne.Tensor, node.args)
+            equal = graph.call_function(torch.ops.aten.logical_not.default, (unequal,))
+        unequal.meta, equal.meta = dict(node.meta), dict(node.meta)
+        node.replace_all_uses_with(equal)
+        graph.erase_node(node)
     return changed

@@ -29,6 +29,8 @@ bilinear result is NaN. The grid and the result are mended to match eager.
 
 import torch
 
+from . import fourier
+
 aten = torch.ops.aten
 
 
@@ -152,6 +154,7 @@ def grid_sampler(x, grid, interpolation_mode, padding_mode, align_corners):
 
 
 DECOMPOSITIONS = {
+    **fourier.DECOMPOSITIONS,
     aten.grid_sampler.default: grid_sampler,
     aten.bitwise_xor.Scalar: bitwise_xor_scalar,
     aten.bitwise_or.Scalar: bitwise_or_scalar,

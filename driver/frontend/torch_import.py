@@ -110,6 +110,8 @@ DECOMPOSED_AT_IMPORT = {
     # grid_sample: PyTorch's reference decomposition (ATen's composite grid_sampler picks the
     # 2-D kernel, decompositions.grid_sampler) reads the four corners with index ops mlc converts
     torch.ops.aten.grid_sampler, torch.ops.aten.grid_sampler_2d,
+    # the Fourier transforms of real tensors, as matrix products (fourier.py)
+    torch.ops.aten.fft_fft, torch.ops.aten.fft_rfft, torch.ops.aten.stft,
 }
 
 

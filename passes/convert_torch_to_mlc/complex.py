@@ -2,9 +2,12 @@
 
 These are the only conversions that see complex tensors (`takes_complex`): they
 build a complex value from real ones (view_as_complex, complex, polar) or take one
-apart (view_as_real); any other op on complex values is left for the fallback
-(patterns.py). torch.real and torch.imag reach mlc as view_as_real and a slice.
+apart (view_as_real, abs: a spectrogram's magnitude); any other op on complex values
+is left for the fallback (patterns.py). torch.real and torch.imag reach mlc as
+view_as_real and a slice.
 """
+
+from torch_mlir import ir
 
 from ...dialects import complex_ops as cx
 from ...dialects import elementwise_ops as ew
@@ -40,6 +43,16 @@ def view_as_real(op):
     part_type = tensor_type(column.type.shape, result_type.element_type)
     real, imag = cx.RealOp(column, part_type).result, cx.ImagOp(column, part_type).result
     return shape_ops.ConcatOp(real, imag, i64(z.type.rank), result_type).result
+
+
+@converts("torch.aten.abs", makes=(ew.AbsOp, cx.RealOp, cx.ImagOp, ew.HypotOp), keep_whole=True, takes_complex=True)
+def abs_(op):
+    """|x|; of a complex x, the hypot of its parts, as torch computes it."""
+    x, result_type = op.tensor(0), op.result_type()
+    if not isinstance(x.type.element_type, ir.ComplexType):
+        return ew.AbsOp(cast_to(x, result_type.element_type), result_type).result
+    real, imag = cx.RealOp(x, result_type).result, cx.ImagOp(x, result_type).result
+    return ew.HypotOp(real, imag, result_type).result
 
 
 @converts("torch.aten.complex", makes=cx.ComplexOp, takes_complex=True)

@@ -9,7 +9,8 @@ from ...dialects.op_base import is_float
 from ..graph import cast_to, f64, splat, string, tensor_type
 from .patterns import converts
 
-UNARY = {f"torch.aten.{name}": cls for name, cls in ew.UNARY_OP_CLASSES.items()}
+# abs takes complex tensors too: complex.py converts it
+UNARY = {f"torch.aten.{name}": cls for name, cls in ew.UNARY_OP_CLASSES.items() if name != "abs"}
 
 
 @converts(*UNARY, makes=UNARY, keep_whole=True)

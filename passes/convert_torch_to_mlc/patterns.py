@@ -256,7 +256,7 @@ def make_pattern(conversion: Conversion, failures: dict, scratch: ir.Module):
 # (complex.py): mlc's other ops compute on real numbers, so every other op on complex
 # tensors is left for the fallback, where torch-mlir computes it.
 COMPLEX_DECLINED = ("complex tensors: mlc only builds them and takes them apart "
-                    "(complex, polar, view_as_complex, view_as_real)")
+                    "(complex, polar, view_as_complex, view_as_real, abs)")
 
 
 def _reads_or_makes_complex(op: ir.Operation) -> bool:

@@ -144,6 +144,20 @@ def _atan2(y, x):
     return math.copysign(angle, y)
 
 
+def _hypot(x, y):
+    """C's hypot: the larger magnitude m times sqrt(1 + (n / m)^2), so that squaring
+    neither overflows nor underflows; 0 where both are 0, infinity where either is
+    infinite (a NaN beside it too), NaN where either is NaN otherwise."""
+    a, b = math.absf(x), math.absf(y)
+    larger, smaller = arith.maximumf(a, b), arith.minimumf(a, b)
+    ratio = arith.divf(smaller, larger)
+    scaled = arith.mulf(larger, math.sqrt(arith.addf(_c(x, 1), arith.mulf(ratio, ratio))))
+    zero = arith.cmpf(arith.CmpFPredicate.OEQ, larger, _c(x, 0))
+    infinite = arith.ori(arith.cmpf(arith.CmpFPredicate.OEQ, a, _c(x, pymath.inf)),
+                         arith.cmpf(arith.CmpFPredicate.OEQ, b, _c(x, pymath.inf)))
+    return arith.select(infinite, _c(x, pymath.inf), arith.select(zero, _c(x, 0), scaled))
+
+
 def _remainder_float(x, y):
     return _floored(arith.remf(x, y), y, arith.cmpf, arith.CmpFPredicate.UNE, arith.CmpFPredicate.OLT, arith.addf)
 
@@ -225,6 +239,7 @@ BINARY = {
     ew.RemainderOp: (_remainder_float, _remainder_int),
     ew.FloorDivOp: (_floor_div_float, arith.floordivsi),
     ew.Atan2Op: (_atan2, None),
+    ew.HypotOp: (_hypot, None),
 }
 
 # On bools (i1, unsigned) max and min are `or` and `and`, and so is add, as torch's

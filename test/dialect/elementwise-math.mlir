@@ -1,6 +1,6 @@
 // RUN: mlc-opt %s | mlc-opt | FileCheck %s
 
-/// The further unary math ops, the remainders, floor division, atan2 and
+/// The further unary math ops, the remainders, floor division, atan2, hypot and
 /// reduce_prod round-trip unchanged.
 
 // CHECK-LABEL: func.func @math
@@ -13,6 +13,8 @@ func.func @math(%x: tensor<4xf32>, %n: tensor<4xi64>) -> (tensor<4xf32>, tensor<
   %2 = "mlc.sign"(%n) : (tensor<4xi64>) -> tensor<4xi64>
   // CHECK: "mlc.atan2"(%{{.*}}, %{{.*}}) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %3 = "mlc.atan2"(%1, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: "mlc.hypot"(%{{.*}}, %{{.*}}) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %h = "mlc.hypot"(%3, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   // CHECK: "mlc.remainder"(%{{.*}}, %{{.*}}) : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
   %4 = "mlc.remainder"(%2, %n) : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
   // CHECK: "mlc.reduce_prod"(%{{.*}}) {axes = array<i64: 0>, keepdim = false} : (tensor<4xf32>) -> tensor<f32>

@@ -88,6 +88,17 @@ def test_channels_last_input():
 
 
 @pytest.mark.iree
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_16_bit_float_inputs(dtype):
+    """numpy has no bfloat16: a bf16 input's `.numpy()` raised TypeError inside the call."""
+    x, y = X.to(dtype), Y.to(dtype)
+    compiled = mlc.compile(MatmulAndSum(), (x, y))
+    got = compiled(x, y)
+    assert all(result.dtype == dtype for result in got)
+    assert_matches([r.float() for r in got], [e.float() for e in MatmulAndSum()(x, y)], rtol=2e-2, atol=5e-2)
+
+
+@pytest.mark.iree
 def test_zero_size_dimension():
     x = randn(0, 6)
     compiled = mlc.compile(MatmulAndSum(), (x, Y))

@@ -116,6 +116,56 @@ def test_vulkan_refuses_float64():
         mlc.compile(Scale(), (torch.randn(3, 4, dtype=torch.float64),), target="vulkan-spirv")
 
 
+def test_vulkan_refuses_float16_without_a_named_target():
+    """IREE's default Vulkan target has no 16-bit floats, and its kernels read and wrote f16
+    buffers as f32: garbage, with no error (an f16 result, or an f16 value between two
+    dispatches). The random programs found it as `(x * 3e4).half().float()` (seed 110004)."""
+    class Half(torch.nn.Module):
+        def forward(self, x):
+            return (x * 2).half()
+
+    with pytest.raises(mlc.UserError, match=r"'vulkan-spirv' without a named Vulkan target cannot compute in float16 "
+                                            r".*tensor<.*f16>.*'vulkan-target': 'llvmpipe'"):
+        mlc.compile(Half(), (torch.randn(3, 4),), target="vulkan-spirv")
+
+
+class Divisions(torch.nn.Module):
+    def forward(self, x):
+        a, b = torch.round(x * 8).long(), torch.round(x.flip(-1) * 8).long().abs() + 1
+        return torch.div(a, b, rounding_mode="trunc"), a // b, a % b, torch.fmod(a, b)
+
+
+def test_vulkan_refuses_int64_division_without_a_named_target():
+    """IREE's int64 emulation has no division: "failed to legalize operation 'arith.divsi'"
+    (random programs, seed 115005), now one message that says what to do."""
+    with pytest.raises(mlc.UserError, match=r"'vulkan-spirv' without a named Vulkan target cannot divide int64 "
+                                            r"values .*'vulkan-target': 'llvmpipe'"):
+        mlc.compile(Divisions(), (torch.randn(3, 8),), target="vulkan-spirv", allow_fallback=False)
+
+
+@pytest.mark.iree
+def test_vulkan_divides_int64_on_lavapipe_target():
+    require("vulkan-spirv")
+    x = torch.randn(3, 8)
+    compiled = mlc.compile(Divisions(), (x,), target="vulkan-spirv", target_options={"vulkan-target": "llvmpipe"})
+    assert all(torch.equal(got, want) for got, want in zip(compiled(x), Divisions()(x)))
+
+
+@pytest.mark.iree
+def test_vulkan_computes_float16_and_bfloat16_on_lavapipe_target():
+    require("vulkan-spirv")
+
+    class Mixed(torch.nn.Module):
+        def forward(self, h, b):
+            return (h * 2).softmax(-1), h.float().sum(0), b * 3, (b.float() * 1e3).to(torch.bfloat16)
+
+    h, b = (torch.randn(4, 8) * 10).half(), torch.randn(4, 8).to(torch.bfloat16)
+    compiled = mlc.compile(Mixed(), (h, b), target="vulkan-spirv", target_options={"vulkan-target": "llvmpipe"})
+    for got, want in zip(compiled(h, b), Mixed()(h, b)):
+        assert got.dtype == want.dtype
+        torch.testing.assert_close(got.float(), want.float(), rtol=1e-2, atol=1e-2)
+
+
 def test_vulkan_probe_reports_a_missing_device():
     """With no Vulkan driver to find, the probe says why instead of crashing."""
     script = "from mlc.driver.backends import targets; print(targets.get('vulkan-spirv').can_run())"

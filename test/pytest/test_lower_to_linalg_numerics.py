@@ -241,6 +241,9 @@ op("elementwise", "atan2_zeros_and_infinities", "atan2",
    torch.atan2, known_bug="math.atan2 as IREE expands it: atan2(-0, -1) is +pi (torch: -pi), "
                           "atan2(+-0, +-0) and atan2(+-inf, +-inf) are NaN (torch: +-0, +-pi/4, +-3pi/4)")
 op("elementwise", "atan2_broadcast", "atan2", [floats(2, 3, 4), floats(4)], torch.atan2)
+op("elementwise", "hypot_extremes", "hypot",
+   [np.array([3.0, 3e37, 3e-30, 0.0, -0.0, INF, NAN, NAN, -5.0], np.float32),
+    np.array([-4.0, 4e37, 4e-30, 0.0, 2.0, NAN, 1.0, -INF, 12.0], np.float32)], torch.hypot)
 
 BITWISE_REFERENCES = {
     "bitwise_and": torch.bitwise_and,

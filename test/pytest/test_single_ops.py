@@ -168,6 +168,8 @@ case("bitwise_and_bool", torch.bitwise_and, bools(3, 4), bools(3, 4))
 case("bitwise_left_shift", lambda a: a << 2, ints(3, 4))
 case("bitwise_right_shift", lambda a: a >> 1, ints(3, 4))
 case("isnan", torch.isnan, lambda: SPECIAL)
+# torch-mlir folds eq.Tensor(x, x) to true, NaN or not (aten_rewrites.self_equality_keeps_nan)
+case("equal_to_itself", lambda x: (x == x, torch.eq(x, x).float() * 2), lambda: SPECIAL)
 case("isinf", torch.isinf, lambda: SPECIAL)
 case("isfinite", torch.isfinite, lambda: SPECIAL)
 case("nan_to_num", lambda x: torch.nan_to_num(x, nan=0.0, posinf=9.0, neginf=-9.0), lambda: SPECIAL)
@@ -596,6 +598,24 @@ case("linalg_det_8x8_singular", lambda a: torch.linalg.det(torch.cat([a, a[:1] *
 case("linalg_det_16x16", lambda a: torch.linalg.det(a + 4 * torch.eye(16)), floats(16, 16))  # cond 35, det 2.2e9
 case("linalg_slogdet", torch.linalg.slogdet, floats(4, 6, 6))
 case("logdet_positive_definite", lambda a: torch.logdet(a @ a.mT + torch.eye(4)), floats(3, 4, 4))
+
+section("Fourier transforms of real tensors (matrix products) and the magnitude of complex values")
+
+case("fft_rfft", torch.fft.rfft, floats(2, 32), atol=1e-4)
+case("fft_fft_n_ortho", lambda x: torch.fft.fft(x, n=20, norm="ortho"), floats(3, 16))
+case("fft_rfft_dim0_forward", lambda x: torch.fft.rfft(x, n=40, dim=0, norm="forward"), floats(32, 3))
+case("fft_fft_of_integers", torch.fft.fft, ints(2, 12), atol=1e-4)
+case("stft_hann", lambda x, w: torch.stft(x, 8, hop_length=2, window=w, return_complex=True), floats(2, 64),
+     lambda: torch.hann_window(8), atol=1e-4)
+case("stft_short_window_not_centered_real", lambda x: torch.stft(x, 8, hop_length=3, win_length=6, center=False,
+                                                                 return_complex=False), floats(40), atol=1e-4)
+case("stft_magnitude", lambda x, w: torch.stft(x, 16, window=w, normalized=True, onesided=False,
+                                               return_complex=True).abs(), floats(1, 80), lambda: torch.hann_window(16),
+     atol=1e-4)
+# no subnormal parts: IREE's CPU code flushes them to zero (README, Reliability)
+case("complex_abs_extremes", lambda re, im: torch.complex(re, im).abs(),
+     lambda: torch.tensor([0.0, -0.0, 3.0, 1e30, 1e-30, float("inf"), -float("inf"), float("nan"), 3e38, -2.0]),
+     lambda: torch.tensor([0.0, 0.0, -4.0, 1e30, 1e-30, float("nan"), 1.0, float("inf"), 3e38, 0.0]))
 
 
 # --- unsupported: each must fail with the UserError that names the op or torch-mlir's reason ---------

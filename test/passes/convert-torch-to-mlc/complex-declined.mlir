@@ -4,7 +4,7 @@
 /// (for the fallback) with the reason, while the complex it multiplies converts.
 
 // CHECK: error: 1 torch op(s) of 1 kind(s) have no conversion to mlc:
-// CHECK: torch.aten.mul.Tensor  x1  at {{.*}}[complex tensors: mlc only builds them and takes them apart (complex, polar, view_as_complex, view_as_real)]
+// CHECK: torch.aten.mul.Tensor  x1  at {{.*}}[complex tensors: mlc only builds them and takes them apart (complex, polar, view_as_complex, view_as_real, abs)]
 func.func @negative_complex_product(%arg0: !torch.vtensor<[3],f32>, %arg1: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],complex<f32>> {
   %0 = torch.aten.complex %arg0, %arg1 : !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[3],complex<f32>>
   %1 = torch.aten.mul.Tensor %0, %0 : !torch.vtensor<[3],complex<f32>>, !torch.vtensor<[3],complex<f32>> -> !torch.vtensor<[3],complex<f32>>
@@ -13,13 +13,13 @@ func.func @negative_complex_product(%arg0: !torch.vtensor<[3],f32>, %arg1: !torc
 
 // -----
 
-/// negative: a complex operand is enough, even when the result is real (|z|).
+/// negative: a complex operand is enough, even when the result is real (z == w).
 
 // CHECK: error: 1 torch op(s) of 1 kind(s) have no conversion to mlc:
-// CHECK: torch.aten.abs  x1  at {{.*}}[complex tensors: {{.*}}]
-func.func @negative_complex_abs(%arg0: !torch.vtensor<[3],complex<f32>>) -> !torch.vtensor<[3],f32> {
-  %0 = torch.aten.abs %arg0 : !torch.vtensor<[3],complex<f32>> -> !torch.vtensor<[3],f32>
-  return %0 : !torch.vtensor<[3],f32>
+// CHECK: torch.aten.eq.Tensor  x1  at {{.*}}[complex tensors: {{.*}}]
+func.func @negative_complex_compare(%arg0: !torch.vtensor<[3],complex<f32>>, %arg1: !torch.vtensor<[3],complex<f32>>) -> !torch.vtensor<[3],i1> {
+  %0 = torch.aten.eq.Tensor %arg0, %arg1 : !torch.vtensor<[3],complex<f32>>, !torch.vtensor<[3],complex<f32>> -> !torch.vtensor<[3],i1>
+  return %0 : !torch.vtensor<[3],i1>
 }
 
 // -----

@@ -74,3 +74,30 @@ func.func @empty_complex(%arg0: !torch.vtensor<[0,2],f64>) -> !torch.vtensor<[0]
   %0 = torch.aten.view_as_complex %arg0 : !torch.vtensor<[0,2],f64> -> !torch.vtensor<[0],complex<f64>>
   return %0 : !torch.vtensor<[0],complex<f64>>
 }
+
+// -----
+
+/// abs of a complex tensor (a spectrogram's magnitude): the hypot of its parts.
+
+// CHECK-LABEL: func.func @complex_abs
+// CHECK-SAME: (%[[Z:.*]]: tensor<3x4xcomplex<f32>>)
+// CHECK-DAG: %[[RE:.*]] = "mlc.real"(%[[Z]]) : (tensor<3x4xcomplex<f32>>) -> tensor<3x4xf32>
+// CHECK-DAG: %[[IM:.*]] = "mlc.imag"(%[[Z]]) : (tensor<3x4xcomplex<f32>>) -> tensor<3x4xf32>
+// CHECK: %[[M:.*]] = "mlc.hypot"(%[[RE]], %[[IM]]) : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+// CHECK: return %[[M]]
+func.func @complex_abs(%arg0: !torch.vtensor<[3,4],complex<f32>>) -> !torch.vtensor<[3,4],f32> {
+  %0 = torch.aten.abs %arg0 : !torch.vtensor<[3,4],complex<f32>> -> !torch.vtensor<[3,4],f32>
+  return %0 : !torch.vtensor<[3,4],f32>
+}
+
+// -----
+
+/// abs of a real tensor stays mlc.abs.
+
+// CHECK-LABEL: func.func @real_abs
+// CHECK: "mlc.abs"(%{{.*}}) : (tensor<3xf32>) -> tensor<3xf32>
+// CHECK-NOT: mlc.hypot
+func.func @real_abs(%arg0: !torch.vtensor<[3],f32>) -> !torch.vtensor<[3],f32> {
+  %0 = torch.aten.abs %arg0 : !torch.vtensor<[3],f32> -> !torch.vtensor<[3],f32>
+  return %0 : !torch.vtensor<[3],f32>
+}

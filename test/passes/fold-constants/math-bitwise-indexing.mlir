@@ -80,6 +80,21 @@ func.func @atan2_signed_zero() -> tensor<2xf32> {
 
 // -----
 
+/// hypot neither overflows nor underflows in between: 3e37 and 4e37 give 5e37, 3e-30
+/// and 4e-30 give 5e-30; an infinity wins over a NaN.
+
+// CHECK-LABEL: func.func @hypot_extremes
+// CHECK-NEXT: %[[C:.*]] = "mlc.constant"() {value = dense<[5.000000e+00, 5.000000e+37, 5.000000e-30, 0x7F800000]> : tensor<4xf32>}
+// CHECK-NEXT: return %[[C]]
+func.func @hypot_extremes() -> tensor<4xf32> {
+  %a = "mlc.constant"() {value = dense<[3.0, 3.0e37, 3.0e-30, 0x7F800000]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %b = "mlc.constant"() {value = dense<[-4.0, 4.0e37, 4.0e-30, 0x7FC00000]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %r = "mlc.hypot"(%a, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
 /// fmod takes the dividend's sign, remainder the divisor's; floor_div floors, and
 /// for floats divides as torch does: 1 // 0.1 is 9, though 1 / 0.1 rounds to 10.
 

@@ -613,6 +613,28 @@ func.func @i8_add(%x: tensor<4xi8>, %y: tensor<4xi8>) -> tensor<4xi8> {
 
 // -----
 
+/// hypot scales by the larger magnitude m: m * sqrt(1 + (n / m)^2), 0 where m is 0,
+/// infinity where either part is infinite.
+
+// CHECK-LABEL: func.func @hypot
+// CHECK: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %{{.*}}: f32):
+// CHECK-DAG: %[[ABS_A:.*]] = math.absf %[[A]] : f32
+// CHECK-DAG: %[[ABS_B:.*]] = math.absf %[[B]] : f32
+// CHECK: %[[M:.*]] = arith.maximumf %[[ABS_A]], %[[ABS_B]] : f32
+// CHECK: %[[N:.*]] = arith.minimumf %[[ABS_A]], %[[ABS_B]] : f32
+// CHECK: %[[R:.*]] = arith.divf %[[N]], %[[M]] : f32
+// CHECK: math.sqrt
+// CHECK: %[[SCALED:.*]] = arith.mulf %[[M]], %{{.*}} : f32
+// CHECK: %[[FINITE:.*]] = arith.select %{{.*}}, %{{.*}}, %[[SCALED]] : f32
+// CHECK: %[[OUT:.*]] = arith.select %{{.*}}, %{{.*}}, %[[FINITE]] : f32
+// CHECK: linalg.yield %[[OUT]] : f32
+func.func @hypot(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "mlc.hypot"(%a, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
 /// atan2 keeps the sign of y (zeros too) and the corners of two infinities, which
 /// the polynomial IREE makes of math.atan2 does not.
 
