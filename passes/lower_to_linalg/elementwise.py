@@ -227,17 +227,31 @@ def _constant_exponent(value: ir.Value) -> int | None:
     return splat if isinstance(splat, int) and not isinstance(splat, bool) else None
 
 
+def _untrapped(divide, quotient: bool):
+    """An integer division or remainder whose divisor cannot trap: x86 traps on a zero
+    divisor and on INT_MIN / -1 (SIGFPE killed the process on mlir-cpu). The divisor
+    is 1 where it is 0 or -1; for -1 a quotient is then negated (wrapping, as torch's
+    INT_MIN // -1 gives INT_MIN) and a remainder is 0 as it should be. Where it is 0,
+    torch raises ZeroDivisionError; mlc gives x (a quotient) or 0, with no error."""
+    def body(x, y):
+        minus_one = arith.cmpi(arith.CmpIPredicate.eq, y, _c(y, -1))
+        unsafe = arith.ori(minus_one, arith.cmpi(arith.CmpIPredicate.eq, y, _c(y, 0)))
+        result = divide(x, arith.select(unsafe, _c(y, 1), y))
+        return arith.select(minus_one, arith.subi(_c(x, 0), x), result) if quotient else result
+    return body
+
+
 BINARY = {
     ew.AddOp: (arith.addf, arith.addi),
     ew.SubOp: (arith.subf, arith.subi),
     ew.MulOp: (arith.mulf, arith.muli),
-    ew.DivOp: (arith.divf, arith.divsi),
+    ew.DivOp: (arith.divf, _untrapped(arith.divsi, quotient=True)),
     ew.PowOp: (_pow, _ipow),
     ew.MaximumOp: (arith.maximumf, arith.maxsi),
     ew.MinimumOp: (arith.minimumf, arith.minsi),
-    ew.FmodOp: (arith.remf, arith.remsi),
-    ew.RemainderOp: (_remainder_float, _remainder_int),
-    ew.FloorDivOp: (_floor_div_float, arith.floordivsi),
+    ew.FmodOp: (arith.remf, _untrapped(arith.remsi, quotient=False)),
+    ew.RemainderOp: (_remainder_float, _untrapped(_remainder_int, quotient=False)),
+    ew.FloorDivOp: (_floor_div_float, _untrapped(arith.floordivsi, quotient=True)),
     ew.Atan2Op: (_atan2, None),
     ew.HypotOp: (_hypot, None),
 }

@@ -128,3 +128,25 @@ def test_value_returned_twice(opt_level):
     compiled = mlc.compile(ReturnsOneValueTwice(), (x,), target="mlir-cpu", opt_level=opt_level)
     for result in compiled(x):
         torch.testing.assert_close(result, torch.relu(x))
+
+
+class Divisions(torch.nn.Module):
+    def forward(self, a, b):
+        return a // b, a % b, torch.fmod(a, b), torch.div(a, b, rounding_mode="trunc")
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int8])
+def test_integer_division_does_not_trap(dtype):
+    """A vector lane past the end of a range divided by the padding, 0, and x86 trapped:
+    SIGFPE killed the process on any integer division (random programs, seed 125038).
+    Divisors of 0 and -1 are now replaced before dividing; INT_MIN // -1 wraps to INT_MIN."""
+    a = torch.tensor([7, -7, 5, 9, -100, 8, 7, -9, 3], dtype=dtype)
+    b = torch.tensor([2, 3, 1, -4, 3, -1, -1, -1, 5], dtype=dtype)
+    compiled = mlc.compile(Divisions(), (a, b), target="mlir-cpu", allow_fallback=False)
+    for got, want in zip(compiled(a, b), Divisions()(a, b)):
+        assert torch.equal(got, want)
+    lowest = torch.full((9,), torch.iinfo(dtype).min, dtype=dtype)
+    quotient, remainder, _, truncated = compiled(lowest, -torch.ones(9, dtype=dtype))  # eager traps here
+    assert torch.equal(quotient, lowest) and torch.equal(truncated, lowest) and not remainder.any()
+    quotient, remainder, _, _ = compiled(a, torch.zeros(9, dtype=dtype))  # eager raises ZeroDivisionError
+    assert torch.equal(quotient, a) and not remainder.any()

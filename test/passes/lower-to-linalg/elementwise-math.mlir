@@ -17,13 +17,21 @@ func.func @remainder(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-/// Integer floor division is arith.floordivsi; round is roundeven (halves to even).
+/// Integer floor division is arith.floordivsi by a divisor that cannot trap (1 where
+/// it is 0 or -1; for -1 the quotient is negated); round is roundeven (halves to even).
 
 // CHECK-LABEL: func.func @floor_div_round
-// CHECK: arith.floordivsi %{{.*}}, %{{.*}} : i64
+// CHECK: ^bb0(%[[A:.*]]: i64, %[[B:.*]]: i64, %{{.*}}: i64):
+// CHECK-DAG: %[[MINUS_ONE:.*]] = arith.cmpi eq, %[[B]], %c-1_i64 : i64
+// CHECK-DAG: %[[ZERO:.*]] = arith.cmpi eq, %[[B]], %c0_i64 : i64
+// CHECK: %[[UNSAFE:.*]] = arith.ori %[[MINUS_ONE]], %[[ZERO]] : i1
+// CHECK: %[[SAFE:.*]] = arith.select %[[UNSAFE]], %c1_i64, %[[B]] : i64
+// CHECK: %[[Q:.*]] = arith.floordivsi %[[A]], %[[SAFE]] : i64
+// CHECK: %[[NEG:.*]] = arith.subi %c0_i64{{.*}}, %[[A]] : i64
+// CHECK: arith.select %[[MINUS_ONE]], %[[NEG]], %[[Q]] : i64
 // CHECK: math.roundeven %{{.*}} : f32
-func.func @floor_div_round(%a: tensor<4xi64>, %x: tensor<4xf32>) -> (tensor<4xi64>, tensor<4xf32>) {
-  %0 = "mlc.floor_div"(%a, %a) : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+func.func @floor_div_round(%a: tensor<4xi64>, %b: tensor<4xi64>, %x: tensor<4xf32>) -> (tensor<4xi64>, tensor<4xf32>) {
+  %0 = "mlc.floor_div"(%a, %b) : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
   %1 = "mlc.round"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0, %1 : tensor<4xi64>, tensor<4xf32>
 }
