@@ -483,23 +483,31 @@ def _first_type_of(module: ir.Operation, element_class: type) -> str | None:
     return found[0] if found else None
 
 
-def _has_i64_table(module: ir.Operation) -> bool:
-    """Whether an `arith.constant` holds an int64 tensor that is not one value repeated."""
+def _any_op(module: ir.Operation, predicate) -> bool:
+    """Whether some op of the module satisfies `predicate`."""
     found = []
 
     def visit(op):
-        if op.name == "arith.constant" and isinstance(op.results[0].type, ir.RankedTensorType):
-            type_ = ir.RankedTensorType(op.results[0].type)
-            value = op.attributes["value"]
-            splat = isinstance(value, ir.DenseElementsAttr) and value.is_splat
-            element = type_.element_type
-            if isinstance(element, ir.IntegerType) and element.width == 64 and not splat:
-                found.append(op)
-                return ir.WalkResult.INTERRUPT
+        if predicate(op):
+            found.append(op)
+            return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
 
     module.walk(visit)
     return bool(found)
+
+
+def _is_int64(type_: ir.Type) -> bool:
+    return isinstance(type_, ir.IntegerType) and type_.width == 64
+
+
+def _is_i64_table(op: ir.Operation) -> bool:
+    """An `arith.constant` holding an int64 tensor that is not one value repeated."""
+    if op.name != "arith.constant" or not isinstance(op.results[0].type, ir.RankedTensorType):
+        return False
+    value = op.attributes["value"]
+    splat = isinstance(value, ir.DenseElementsAttr) and value.is_splat
+    return _is_int64(ir.RankedTensorType(op.results[0].type).element_type) and not splat
 
 
 # The divisions IREE's int64 emulation for Vulkan cannot compile ("failed to legalize
@@ -508,18 +516,8 @@ INT64_DIVISIONS = ("arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "
                    "arith.ceildivsi", "arith.ceildivui")
 
 
-def _divides_int64(module: ir.Operation) -> bool:
-    found = []
-
-    def visit(op):
-        if op.name in INT64_DIVISIONS and isinstance(op.results[0].type, ir.IntegerType) \
-                and ir.IntegerType(op.results[0].type).width == 64:
-            found.append(op)
-            return ir.WalkResult.INTERRUPT
-        return ir.WalkResult.ADVANCE
-
-    module.walk(visit)
-    return bool(found)
+def _divides_int64(op: ir.Operation) -> bool:
+    return op.name in INT64_DIVISIONS and _is_int64(op.results[0].type)
 
 
 # Without the Int64 capability (IREE's default Vulkan target), IREE emulates int64 with
@@ -543,12 +541,12 @@ def _compile_vulkan(module: ir.Operation, options: dict, cache: ExecutableCache 
                         f"has values of type {f16}); name one with 16-bit floats (target_options={{'vulkan-target': "
                         "'llvmpipe'} for lavapipe, or your GPU's: 'ampere', 'rdna3', ...) or convert the model and "
                         "its inputs to float32")
-    if not named and _divides_int64(module):
+    if not named and _any_op(module, _divides_int64):
         raise UserError("target 'vulkan-spirv' without a named Vulkan target cannot divide int64 values (IREE "
                         "emulates int64 there, without division or remainder); name one with 64-bit integers "
                         "(target_options={'vulkan-target': 'llvmpipe'} for lavapipe, or your GPU's) or divide "
                         "in int32")
-    flags = [f"--iree-vulkan-target={named}"] if named else [NO_INLINED_CONSTANTS] * _has_i64_table(module)
+    flags = [f"--iree-vulkan-target={named}"] if named else [NO_INLINED_CONSTANTS] * _any_op(module, _is_i64_table)
     return compile_to_vmfb(module, VULKAN_SPIRV, flags, cache)
 
 
