@@ -23,6 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compare import benchmark, cpu, log, machine, ms, print_grid, warm_up_compilers  # noqa: E402
 
+from mlc.driver.backends import matmul_library  # noqa: E402
+
 VARIANTS = {
     "f32": ("mlc O2", ["eager", "torch.compile"]),
     "bf16": ("mlc O2 bf16", ["eager bf16", "torch.compile bf16"]),
@@ -30,10 +32,11 @@ VARIANTS = {
 }
 
 
-def kernels(facts: dict) -> str:
+def kernels(facts: dict, precision: str) -> str:
     used = [kind for kind, count in facts.get("kernels", {}).items() if count]
     if facts.get("library"):
-        used.append(f"MKL ({facts['library']} shapes)")
+        operands = {"int8": "i8"}.get(precision, precision)
+        used.append(f"MKL {matmul_library.mkl_kernel(operands)} ({facts['library']} shapes)")
     return ", ".join(used)
 
 
@@ -47,7 +50,7 @@ def rows_of(result: dict, precisions: list[str]) -> list[list[str]]:
         cells += [""] * (2 - len(peers))
         timed = [latency[p] for p in peers if p in latency]
         ratio = latency[mine] / min(timed) if timed and mine in latency else math.nan
-        cells += [f"{ratio:.2f}", kernels(result["facts"].get(mine, {}))]
+        cells += [f"{ratio:.2f}", kernels(result["facts"].get(mine, {}), precision)]
         rows.append(cells)
     return rows
 

@@ -1,21 +1,24 @@
-"""`mlc-library-matmuls`: chosen f32 matmuls run on a vendor library (MKL), called
-from mlc's executable through IREE's executable plugin mechanism.
+"""`mlc-library-matmuls`: chosen matmuls run on a vendor library (MKL), called from
+mlc's executable through IREE's executable plugin mechanism.
 
-A `linalg.matmul` of a dispatch region, whose shape `MxKxN` is among `shapes`,
-becomes a dispatch region of its own placed before it. That region runs
-`workgroups` workgroups; each takes a block of rows of the result and calls the
-plugin's `mlc_sgemm` on them (`iree_codegen.ukernel.generic`: each buffer as base,
-offset and row stride), so IREE's workers share the matmul and the library runs one
-thread per call. The rest of the group (bias, GELU, a residual add) stays in the
-original region and reads the product; a group that was only the matmul is gone.
+A `linalg.matmul` whose shape `MxKxN` (f32), `MxKxNxbf16` (bf16 operands summed in
+f32) or `MxKxNxi8` (int8 summed in i32) is among `shapes` becomes a dispatch region of
+its own placed before it. That region runs `workgroups` workgroups; each takes a
+block of columns of the weight and the result and calls the plugin's `mlc_sgemm`, `mlc_gemm_bf16` or `mlc_gemm_s8` on them
+(`iree_codegen.ukernel.generic`: each buffer as base, offset and row stride), so
+IREE's workers share the matmul and the library runs one thread per call. A matmul
+of a dispatch region leaves the rest of the group (bias, GELU, a residual add) in the
+original region, reading the product; a group that was only the matmul is gone. A
+matmul outside every region (at bf16 and int8 mlc leaves matmuls to IREE's dispatch
+formation) is replaced in place.
 
 Which shapes run on the library is the driver's choice, measured on the CPU
 (driver/backends/matmul_choice.py); this pass rewrites what it is told. The plugin
 (driver/backends/native/mlc_matmul.c) must be loaded where the executable runs.
 
 Runs after `mlc-form-dispatch-regions`. A matmul qualifies when it multiplies two
-static f32 matrices from outside its region (or reshaped from outside: the reshapes
-move out with it) into zeros (`linalg.fill` of 0.0).
+static f32, bf16 or i8 matrices from outside its region (or reshaped from outside:
+the reshapes move out with it) into zeros (`linalg.fill` of 0) of f32, or i32 for i8.
 """
 
 import math
@@ -25,16 +28,30 @@ from torch_mlir.dialects import arith, tensor
 
 from ..dialects import iree_flow
 from ..dialects.op_base import DYNAMIC
+from .lower_to_linalg import builders
 from .registry import Pass, register
 
 SGEMM = "mlc_sgemm"
+# The plugin's function for each operand type (`shape_key`'s suffix).
+FUNCTIONS = {"f32": SGEMM, "bf16": "mlc_gemm_bf16", "i8": "mlc_gemm_s8"}
 
 
-def shape_key(m: int, k: int, n: int) -> str:
-    return f"{m}x{k}x{n}"
+def shape_key(m: int, k: int, n: int, operands: str = "f32") -> str:
+    """`MxKxN` for f32 operands, `MxKxNxbf16` or `MxKxNxi8` for narrower ones (as MLIR
+    writes a type)."""
+    return f"{m}x{k}x{n}" + ("" if operands == "f32" else f"x{operands}")
 
 
-def _inside(value: ir.Value, region: ir.Operation) -> bool:
+def parse_key(key: str) -> tuple[int, int, int, str]:
+    """(M, K, N, operand type) of a `shape_key`."""
+    m, k, n, *operands = key.split("x")
+    return int(m), int(k), int(n), operands[0] if operands else "f32"
+
+
+def _inside(value: ir.Value, region: ir.Operation | None) -> bool:
+    """Whether `value` is computed in `region` (never, for no region)."""
+    if region is None:
+        return False
     owner = value.owner
     op = owner.owner if isinstance(owner, ir.Block) else owner.operation
     while op is not None:
@@ -76,25 +93,48 @@ def _zero_fill(value: ir.Value) -> bool:
     filler = owner.operation.operands[0].owner
     if isinstance(filler, ir.Block) or filler.operation.name != "arith.constant":
         return False
-    return ir.FloatAttr(filler.operation.attributes["value"]).value == 0.0
+    value = filler.operation.attributes["value"]
+    return (ir.FloatAttr(value).value if isinstance(value, ir.FloatAttr) else ir.IntegerAttr(value).value) == 0
 
 
-def matmul_shape(op: ir.Operation, region: ir.Operation) -> str | None:
-    """The `MxKxN` of a matmul this pass can move to the library, or None."""
+def _operand_type(lhs: ir.Value, rhs: ir.Value, init: ir.Value) -> str | None:
+    """"f32", "bf16" (summed in f32) or "i8" (summed in i32) where the library has the
+    product, else None."""
+    types = [ir.RankedTensorType(value.type).element_type for value in (lhs, rhs, init)]
+    if types[0] != types[1]:
+        return None
+    operands = {ir.F32Type.get(): "f32", ir.BF16Type.get(): "bf16", ir.IntegerType.get_signless(8): "i8"}.get(types[0])
+    return operands if operands is not None and types[2] == result_type(operands) else None
+
+
+def element_type(operands: str) -> ir.Type:
+    return {"f32": ir.F32Type.get, "bf16": ir.BF16Type.get, "i8": lambda: ir.IntegerType.get_signless(8)}[operands]()
+
+
+def result_type(operands: str) -> ir.Type:
+    """What the library sums `operands` in: i32 for i8, f32 for the rest."""
+    return ir.IntegerType.get_signless(32) if operands == "i8" else ir.F32Type.get()
+
+
+def matmul_shape(op: ir.Operation, region: ir.Operation | None) -> str | None:
+    """The `shape_key` of a matmul (of `region`, or outside every region for None) this
+    pass can move to the library, or None."""
     if op.name != "linalg.matmul" or len(op.operands) != 3:
         return None
     lhs, rhs, init = op.operands
-    f32 = ir.F32Type.get()
     for value in (lhs, rhs, init):
         shaped = ir.RankedTensorType(value.type)
-        if shaped.rank != 2 or DYNAMIC in shaped.shape or shaped.element_type != f32:
+        if shaped.rank != 2 or DYNAMIC in shaped.shape:
             return None
+    operands = _operand_type(lhs, rhs, init)
+    if operands is None:
+        return None
     if not (_from_outside(lhs, region) and _from_outside(rhs, region) and _zero_fill(init)):
         return None
     if "indexing_maps" in op.attributes and str(op.attributes["indexing_maps"]) != str(_default_maps()):
         return None  # a transposed operand: the plugin takes row-major A and B
     (m, k), n = lhs.type.shape, rhs.type.shape[1]
-    return shape_key(m, k, n)
+    return shape_key(m, k, n, operands)
 
 
 def _default_maps() -> ir.ArrayAttr:
@@ -103,38 +143,65 @@ def _default_maps() -> ir.ArrayAttr:
         " affine_map<(d0, d1, d2) -> (d0, d1)>]")
 
 
-def row_blocks(m: int, workgroups: int) -> tuple[int, int]:
-    """(rows per workgroup, workgroups): `workgroups` blocks of rows, fewer when M is small,
-    so that every block has at least one row."""
-    rows = math.ceil(m / max(1, workgroups))
-    return rows, math.ceil(m / rows)
+def column_blocks(n: int, workgroups: int) -> tuple[int, int]:
+    """(columns per workgroup, workgroups): `workgroups` blocks of columns, multiples of
+    16 (a vector of f32 lanes), fewer when N is small, so that every block has columns."""
+    columns = math.ceil(n / max(1, workgroups) / 16) * 16
+    return columns, math.ceil(n / columns)
 
 
-def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int) -> ir.Operation:
-    """The dispatch region computing lhs @ rhs on the library, at the insertion point."""
+def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int) -> ir.Value:
+    """lhs @ rhs computed on the library in a dispatch region, at the insertion point.
+    Each workgroup multiplies all of lhs by a block of columns of rhs: the library
+    repacks the part of rhs it is given at every call (for AMX too), so blocks of rows
+    would each repack all of it (bf16 64x768x3072 on two workers: 0.58-0.63 ms in
+    blocks of columns, 0.76-0.79 in blocks of rows). A single row's result is computed
+    as a vector and expanded after the region: IREE 3.13 crashes on blocks of a 1xN
+    tensor (in TilingInterface::getLoopIteratorTypes)."""
     (m, k), n = lhs.type.shape, rhs.type.shape[1]
-    index, f32 = ir.IndexType.get(), ir.F32Type.get()
-    rows, count = row_blocks(m, workgroups)
-    result_type = ir.RankedTensorType.get([m, n], f32)
-    destination = tensor.empty([m, n], f32)
-    region, body = iree_flow.distributed_region(result_type, arith.constant(index, count))
+    index, operands = ir.IndexType.get(), lhs.type.element_type
+    kind = next(name for name in FUNCTIONS if element_type(name) == operands)
+    function, result = FUNCTIONS[kind], result_type(kind)
+    columns, count = column_blocks(n, workgroups)
+    out_rows = [] if m == 1 else [m]
+    destination = tensor.empty([*out_rows, n], result)
+    region, body = iree_flow.distributed_region(destination.type, arith.constant(index, count))
     with ir.InsertionPoint(body):
-        offset = arith.muli(iree_flow.workgroup_id(0), arith.constant(index, rows))
-        size = arith.minsi(arith.constant(index, rows), arith.subi(arith.constant(index, m), offset))
-        block = ir.RankedTensorType.get([DYNAMIC, k], f32)
-        out_block = ir.RankedTensorType.get([DYNAMIC, n], f32)
-        lhs_rows = tensor.extract_slice(block, lhs, [offset], [size], [], [DYNAMIC, 0], [DYNAMIC, k], [1, 1])
-        out_rows = tensor.extract_slice(out_block, destination, [offset], [size], [], [DYNAMIC, 0], [DYNAMIC, n], [1, 1])
-        product = iree_flow.ukernel_call(SGEMM, [lhs_rows, rhs], out_rows,
-                                         [size, arith.constant(index, n), arith.constant(index, k)])
-        inserted = tensor.insert_slice(product, destination, [offset], [size], [], [DYNAMIC, 0], [DYNAMIC, n], [1, 1])
-        iree_flow.flow_return(inserted)
-    return region
+        offset = arith.muli(iree_flow.workgroup_id(0), arith.constant(index, columns))
+        size = arith.minsi(arith.constant(index, columns), arith.subi(arith.constant(index, n), offset))
+
+        def block(value: ir.Value, rows: list[int], element: ir.Type) -> ir.Value:
+            if count == 1:
+                return value
+            return tensor.extract_slice(ir.RankedTensorType.get([*rows, DYNAMIC], element), value, [offset], [size], [],
+                                        [0] * len(rows) + [DYNAMIC], [*rows, DYNAMIC], [1] * (len(rows) + 1))
+
+        product = iree_flow.ukernel_call(function, [lhs, block(rhs, [k], operands)], block(destination, out_rows, result),
+                                         [arith.constant(index, m), size, arith.constant(index, k)])
+        if count > 1:
+            product = tensor.insert_slice(product, destination, [offset], [size], [], [0] * len(out_rows) + [DYNAMIC],
+                                          [*out_rows, DYNAMIC], [1] * (len(out_rows) + 1))
+        iree_flow.flow_return(product)
+    if m == 1:
+        return builders.expand(region.results[0], [1, n], [[0, 1]])
+    return region.results[0]
 
 
-def dispatch_regions(module: ir.Operation) -> list[ir.Operation]:
+def matmuls(module: ir.Operation) -> list[tuple[ir.Operation, ir.Operation | None]]:
+    """Each `linalg.matmul` of a dispatch region or of a function's body, with its
+    region (None in a function's body)."""
     found = []
-    module.walk(lambda op: (found.append(op) if op.name == iree_flow.DISPATCH_REGION else None) or ir.WalkResult.ADVANCE)
+
+    def visit(op):
+        if op.name == "linalg.matmul":
+            parent = op.operation.parent
+            if parent.name == iree_flow.DISPATCH_REGION:
+                found.append((op.operation, parent))
+            elif parent.name == "func.func":
+                found.append((op.operation, None))
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
     return found
 
 
@@ -165,7 +232,7 @@ class LibraryMatmuls(Pass):
     name = "mlc-library-matmuls"
     # The shapes to move, `MxKxN` joined by commas; `all` moves every matmul that qualifies.
     shapes: str = ""
-    # Workgroups per matmul: blocks of rows, shared by IREE's worker threads.
+    # Workgroups per matmul: blocks of columns, shared by IREE's worker threads.
     workgroups: int = 2
 
     @property
@@ -175,26 +242,29 @@ class LibraryMatmuls(Pass):
 
     def run(self, module):
         chosen = self.chosen
-        for region in dispatch_regions(module):
-            body = region.regions[0].blocks[0]
-            for op in list(body.operations):
-                shape = matmul_shape(op, region)
-                if shape is None:
-                    continue
-                if chosen is not None and shape not in chosen:
-                    self.count("matmuls left to IREE's kernel")
-                    continue
-                self._move(op, region)
-                self.count("matmuls on the library")
+        module.context.allow_unregistered_dialects = True  # IREE's flow ops, unregistered in mlc's context
+        for op, region in matmuls(module):
+            shape = matmul_shape(op, region)
+            if shape is None:
+                continue
+            if chosen is not None and shape not in chosen:
+                self.count("matmuls left to IREE's kernel")
+                continue
+            self._move(op, region)
+            self.count("matmuls on the library")
 
-    def _move(self, matmul: ir.Operation, region: ir.Operation) -> None:
+    def _move(self, matmul: ir.Operation, region: ir.Operation | None) -> None:
+        """Computes `matmul` in a library region before its own region (or before it,
+        outside every region), and removes what only it used."""
         lhs, rhs = (_outside_copy(operand, region) for operand in matmul.operands[:2])
-        with ir.InsertionPoint(region), matmul.location:
+        with ir.InsertionPoint(region or matmul), matmul.location:
             library = library_region(lhs, rhs, self.workgroups)
-        matmul.results[0].replace_all_uses_with(library.results[0])
+        matmul.results[0].replace_all_uses_with(library)
+        body = matmul.parent.regions[0].blocks[0]
         matmul.erase()
-        body = region.regions[0].blocks[0]
         _erase_dead(body)
+        if region is None:
+            return
         passed = _returned_directly(region)
         if passed is not None:
             region.results[0].replace_all_uses_with(passed)

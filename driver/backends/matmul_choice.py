@@ -4,9 +4,10 @@ microkernel: chosen per shape by measuring both on this CPU, once.
 The kernels' speeds differ by CPU more than by anything mlc controls. On an Intel Xeon
 with AVX-512, MKL's sgemm runs a transformer's matmuls about twice as fast as IREE's
 mmt4d microkernel; on an AMD EPYC (Zen 4), IREE's kernel matches or beats MKL on most
-shapes. So each new shape `MxKxN` is timed both ways, on IREE's worker threads, as
-the executable will run it (constant weights, data tiling on), and the faster wins
-by at least `MARGIN`. The results are kept per CPU model and feature flags, IREE
+shapes. At bf16 (`MxKxNxbf16`), MKL runs on the Xeons' AMX at 3-4x its f32 rate,
+where the EPYCs have none. So each new shape is timed both ways, on IREE's worker
+threads, as the executable will run it (constant weights, data tiling on), and the
+faster wins by at least `MARGIN`. The results are kept per CPU model and feature flags, IREE
 version and plugin build, in `matmul-choices/` under the executable cache's
 directory, so a shape is measured once per machine.
 
@@ -21,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 from torch_mlir import ir
 from torch_mlir.dialects import arith, func, linalg, tensor
@@ -34,13 +36,16 @@ from . import matmul_library
 # Below this much work a matmul stays on IREE's kernel unmeasured: the extra dispatch
 # and the call through the plugin cost more than any kernel could save.
 MIN_FLOPS = 16e6
-# A weight larger than this stays on IREE's kernel unmeasured: IREE's compile of the
-# benchmark packs the constant (4 s for GPT-2's 154 MB head), too long for a choice.
+# A matmul with a larger weight is timed on as many of its columns as fit in this: IREE's
+# compile of the benchmark packs the constant (4 s for GPT-2's 154 MB head), too long for
+# a choice, and both kernels' time per column carries over.
 MAX_MEASURED_WEIGHT = 32 << 20  # bytes
 # The library must be at least this much faster to be chosen: the timings are noisy.
 MARGIN = 0.9
 ROUNDS, CALLS = 5, 2
-WORKGROUPS = 2  # blocks of rows per library matmul: one per IREE worker on 2 cores
+# Part of the timings' key: a new way of measuring measures every shape again.
+METHOD = 2  # 2: real weights for both kernels, blocks of columns
+WORKGROUPS = 2  # blocks of columns per library matmul: one per IREE worker on 2 cores
 
 
 def option(options: dict) -> str:
@@ -56,27 +61,23 @@ def option(options: dict) -> str:
 
 
 def eligible_shapes(module: ir.Operation) -> list[str]:
-    """The `MxKxN` of every matmul the library pass could move, in program order."""
-    shapes = []
+    """The `shape_key` of every matmul the library pass could move."""
     with module.context:
-        regions = library_matmuls.dispatch_regions(module)
-    for region in regions:
-        for op in region.regions[0].blocks[0].operations:
-            with module.context:
-                shape = library_matmuls.matmul_shape(op.operation, region)
-            if shape is not None:
-                shapes.append(shape)
-    return shapes
+        found = [library_matmuls.matmul_shape(op, region) for op, region in library_matmuls.matmuls(module)]
+    return [shape for shape in found if shape is not None]
 
 
 def flops(shape: str) -> float:
-    m, k, n = map(int, shape.split("x"))
+    m, k, n, _ = library_matmuls.parse_key(shape)
     return 2.0 * m * k * n
 
 
+BYTES = {"f32": 4, "bf16": 2, "i8": 1}
+
+
 def weight_bytes(shape: str) -> int:
-    _, k, n = map(int, shape.split("x"))
-    return 4 * k * n
+    _, k, n, operands = library_matmuls.parse_key(shape)
+    return BYTES[operands] * k * n
 
 
 def choose(module: ir.Operation, options: dict) -> dict:
@@ -85,10 +86,9 @@ def choose(module: ir.Operation, options: dict) -> dict:
     mode = option(options)
     if mode == "off" or not shapes:
         return {"library": [], "iree": shapes, "why": "off (target option)" if mode == "off" else "no matmul qualifies"}
-    large = [s for s in shapes if flops(s) >= MIN_FLOPS and weight_bytes(s) <= MAX_MEASURED_WEIGHT]
+    large = [s for s in shapes if flops(s) >= MIN_FLOPS]
     if mode == "auto" and not large:
-        return {"library": [], "iree": shapes,
-                "why": f"every matmul is below {MIN_FLOPS / 1e6:.0f} MFLOP or has a weight over {MAX_MEASURED_WEIGHT >> 20} MB"}
+        return {"library": [], "iree": shapes, "why": f"every matmul is below {MIN_FLOPS / 1e6:.0f} MFLOP"}
     ok, reason = matmul_library.available()
     if not ok:
         if mode == "on":
@@ -97,12 +97,22 @@ def choose(module: ir.Operation, options: dict) -> dict:
     if mode == "on":
         return {"library": shapes, "iree": [], "why": "on (target option)"}
     try:
-        measured = Measurements.here().get(large)
+        timed = Measurements.here().get(list(dict.fromkeys(map(timed_as, large))))
     except matmul_library.MissingPlugin:  # this process made IREE's CPU driver before mlc could hand it the plugin
         return {"library": [], "iree": shapes, "why": "unavailable: IREE's CPU driver in this process lacks the plugin"}
+    measured = {s: timed[timed_as(s)] for s in large}
     library = [s for s in large if measured[s]["library ms"] < MARGIN * measured[s]["iree ms"]]
     return {"library": library, "iree": [s for s in shapes if s not in library], "why": "measured on this CPU",
-            "measured": {s: measured[s] for s in large}}
+            "measured": measured}
+
+
+def timed_as(shape: str) -> str:
+    """The shape timed for `shape`: itself, or, for a weight over MAX_MEASURED_WEIGHT, the
+    same matmul on as many of its columns (a multiple of 16) as fit."""
+    m, k, n, operands = library_matmuls.parse_key(shape)
+    column = weight_bytes(shape) // n
+    columns = min(n, max(16, MAX_MEASURED_WEIGHT // column // 16 * 16))
+    return library_matmuls.shape_key(m, k, columns, operands)
 
 
 class Measurements:
@@ -113,7 +123,10 @@ class Measurements:
 
     @classmethod
     def here(cls) -> "Measurements":
-        key = hashlib.sha256(repr((host_cpu(), iree_version(), matmul_library.plugin().name)).encode()).hexdigest()[:16]
+        # MKL_ENABLE_INSTRUCTIONS can hold MKL below the CPU (AMX off): its timings differ.
+        mkl_limit = os.environ.get("MKL_ENABLE_INSTRUCTIONS", "")
+        identity = (host_cpu(), iree_version(), matmul_library.plugin().name, mkl_limit, METHOD)
+        key = hashlib.sha256(repr(identity).encode()).hexdigest()[:16]
         return cls(default_directory() / "matmul-choices" / f"{key}.json")
 
     def _read(self) -> dict:
@@ -139,37 +152,78 @@ class Measurements:
         os.replace(temporary, self.path)
 
 
+def _varied_values(k: int, n: int, operands: str) -> np.ndarray:
+    """A weight's values, exact in bf16 and int8."""
+    steps = np.arange(k * n).reshape(k, n) % 7
+    return (steps - 3).astype(np.int8) if operands == "i8" else (steps * 0.125).astype(np.float32)
+
+
+def _varied_weight(k: int, n: int, operands: str) -> ir.DenseElementsAttr:
+    """A weight held in a buffer, as a model's is, for both kernels. A splat is cheaper
+    to compile, but IREE inlines it into the dispatch: its kernel then reads no weight
+    from memory (GPT-2's head, timed on 10912 columns, took 8.1 ms on IREE's kernel
+    and 9.6 on the library, where the whole head ran 41 ms faster on the library), it
+    folds a bf16 matmul by a splat (0.28 ms for 64x768x3072, 1 TFLOP/s), and the
+    library gets no buffer for a bf16 splat ("Unable to resolve all strided buffer
+    descriptors")."""
+    values = _varied_values(k, n, operands)
+    if operands == "bf16":
+        return ir.DenseElementsAttr.get(values.astype(ml_dtypes.bfloat16).view(np.uint16), type=ir.BF16Type.get())
+    return ir.DenseElementsAttr.get(values)
+
+
+def _zero_product(a: ir.Value, b: ir.Value, c_type: ir.RankedTensorType) -> ir.Value:
+    element = c_type.element_type
+    zero = arith.constant(element, 0.0 if isinstance(element, ir.FloatType) else 0)
+    return linalg.matmul(a, b, outs=[linalg.fill(zero, outs=[tensor.empty(c_type.shape, element)])])
+
+
 def benchmark_module(shapes: list[str]) -> ir.Module:
-    """For each shape, `iree_<i>` (a matmul region, as mlc's groups are) and `library_<i>`
-    (the library's region), each multiplying its input by a constant weight."""
+    """For each shape, `iree_<i>` (IREE's kernel: in a matmul region, as mlc's groups
+    are in f32, or left to IREE's dispatch formation, as mlc leaves bf16 and int8
+    matmuls) and `library_<i>` (the library's region), each multiplying its input by a
+    constant weight."""
     from ...dialects import make_context
 
     context = make_context()
     context.allow_unregistered_dialects = True
     with context, ir.Location.unknown():
         module = ir.Module.create()
-        f32 = ir.F32Type.get()
         with ir.InsertionPoint(module.body):
             for i, shape in enumerate(shapes):
-                m, k, n = map(int, shape.split("x"))
-                a_type = ir.RankedTensorType.get([m, k], f32)
-                c_type = ir.RankedTensorType.get([m, n], f32)
-                # A splat weight: the kernels' speed does not depend on the values, and
-                # IREE compiles a splat in no time where real data costs seconds (GPT-2's
-                # 768 x 50257 head is 154 MB).
-                weight = ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([k, n], f32), ir.FloatAttr.get(f32, 0.5))
+                m, k, n, operands = library_matmuls.parse_key(shape)
+                narrow = operands != "f32"
+                a_type = ir.RankedTensorType.get([m, k], library_matmuls.element_type(operands))
+                c_type = ir.RankedTensorType.get([m, n], library_matmuls.result_type(operands))
+                weight = _varied_weight(k, n, operands)
                 for variant in ("iree", "library"):
                     @func.FuncOp.from_py_func(a_type, name=f"{variant}_{i}")
-                    def body(a, variant=variant, weight=weight, c_type=c_type):
+                    def body(a, variant=variant, weight=weight, c_type=c_type, narrow=narrow):
                         b = arith.constant(weight.type, weight)
                         if variant == "library":
-                            return library_matmuls.library_region(a, b, WORKGROUPS).results[0]
+                            return library_matmuls.library_region(a, b, WORKGROUPS)
+                        if narrow:
+                            return _zero_product(a, b, c_type)
                         region, block = iree_flow.dispatch_region(c_type, [])
                         with ir.InsertionPoint(block):
-                            zero = linalg.fill(arith.constant(f32, 0.0), outs=[tensor.empty(c_type.shape, f32)])
-                            iree_flow.flow_return(linalg.matmul(a, b, outs=[zero]))
+                            iree_flow.flow_return(_zero_product(a, b, c_type))
                         return region.results[0]
     return module
+
+
+def _input(rng: np.random.Generator, m: int, k: int, operands: str) -> np.ndarray:
+    if operands == "i8":
+        return rng.integers(-127, 128, (m, k), dtype=np.int8)
+    a = rng.standard_normal((m, k), dtype=np.float32)
+    return a.astype(ml_dtypes.bfloat16) if operands == "bf16" else a
+
+
+def _check(shape: str, kernel: str, result, expected: np.ndarray) -> None:
+    """A kernel that computes a wrong product is never chosen, nor timed."""
+    got = np.asarray(result.to_host())
+    if not np.allclose(got, expected, rtol=1e-3, atol=1e-3 * max(1.0, float(np.abs(expected).max()))):
+        raise RuntimeError(f"{kernel} computes a wrong product on {shape}: "
+                           f"max |error| {float(np.abs(got - expected).max()):.3g}")
 
 
 def measure(shapes: list[str]) -> dict:
@@ -185,12 +239,13 @@ def measure(shapes: list[str]) -> dict:
     rng = np.random.default_rng(1)
     results = {}
     for i, shape in enumerate(shapes):
-        m, k, _ = map(int, shape.split("x"))
-        a = rng.standard_normal((m, k), dtype=np.float32)
+        m, k, n, operands = library_matmuls.parse_key(shape)
+        a = _input(rng, m, k, operands)
         kernels = {"iree": functions[f"iree_{i}"], "library": functions[f"library_{i}"]}
-        check = [np.asarray(kernel(a).to_host()) for kernel in kernels.values()]
-        if not np.allclose(check[0], check[1], rtol=1e-3, atol=1e-3 * max(1.0, float(np.abs(check[0]).max()))):
-            raise RuntimeError(f"mlc's matmul library disagrees with IREE's kernel on {shape}")
+        exact = a.astype(np.float64)  # f64 holds every int8 sum and bf16 product exactly
+        expected = exact @ _varied_values(k, n, operands).astype(np.float64)
+        for name, kernel in kernels.items():
+            _check(shape, name, kernel(a), expected)
         times = {name: [] for name in kernels}
         for _ in range(ROUNDS):
             for name, kernel in kernels.items():

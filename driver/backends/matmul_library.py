@@ -1,4 +1,4 @@
-"""mlc's matmul library: the IREE executable plugin that runs chosen matmuls on MKL
+"""mlc's matmul library: the IREE executable plugin that runs chosen matmuls on MKL (f32, bf16)
 (driver/backends/native/mlc_matmul.c), built here with the machine's C compiler.
 
 The plugin is built on first use into the executable cache's directory, named by the
@@ -25,7 +25,7 @@ from pathlib import Path
 import iree.runtime
 
 from ...errors import UserError
-from ...passes.library_matmuls import SGEMM
+from ...passes.library_matmuls import FUNCTIONS
 from .. import atomic_file
 from ..executable_cache import ExecutableCache
 
@@ -90,7 +90,7 @@ def plugin() -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=directory) as scratch:
         built = Path(scratch) / path.name
-        command = [compiler, "-O2", "-shared", "-fPIC", "-o", str(built), str(SOURCES[0]), f"-I{include}",
+        command = [compiler, "-O3", "-shared", "-fPIC", "-o", str(built), str(SOURCES[0]), f"-I{include}",
                    *map(str, libraries), f"-Wl,-rpath,{libraries[0].parent}"]
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
@@ -124,9 +124,37 @@ def register() -> Path | None:
     return plugin()
 
 
+def _cpu_flags() -> set[str]:
+    try:
+        with open("/proc/cpuinfo") as file:
+            return next((set(line.partition(":")[2].split()) for line in file if line.startswith("flags")), set())
+    except OSError:
+        return set()
+
+
+# MKL_ENABLE_INSTRUCTIONS levels below AVX512_E4, the first with AMX.
+BELOW_AMX = ("SSE4_2", "AVX", "AVX2", "AVX2_E1", "AVX512", "AVX512_E1", "AVX512_E2", "AVX512_E3")
+
+
+def mkl_kernel(operands: str) -> str:
+    """The instructions MKL multiplies `operands` ("f32", "bf16", "i8") with on this CPU:
+    AMX for bf16 and int8 where the CPU has it, unless MKL_ENABLE_INSTRUCTIONS holds
+    MKL below it."""
+    flags = _cpu_flags()
+    limit = os.environ.get("MKL_ENABLE_INSTRUCTIONS", "").upper()
+    amx = {"bf16": "amx_bf16", "i8": "amx_int8"}.get(operands)
+    if amx in flags and limit not in BELOW_AMX:
+        return "AMX"
+    avx512 = "avx512f" in flags and not limit.startswith(("SSE", "AVX2")) and limit != "AVX"
+    if not avx512:
+        return "AVX2"
+    return {"bf16": "AVX-512-BF16" if "avx512_bf16" in flags else "AVX-512",
+            "i8": "AVX-512-VNNI" if "avx512_vnni" in flags else "AVX-512"}.get(operands, "AVX-512")
+
+
 def calls_plugin(vmfb: bytes) -> bool:
-    """Whether an executable imports the plugin's function."""
-    return SGEMM.encode() in vmfb
+    """Whether an executable imports one of the plugin's functions."""
+    return any(name.encode() in vmfb for name in FUNCTIONS.values())
 
 
 PLUGIN_NAME = "libmlc_matmul.so"

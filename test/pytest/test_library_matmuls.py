@@ -1,4 +1,4 @@
-"""mlc's matmul library: f32 matmuls on MKL inside mlc's executable, through an IREE
+"""mlc's matmul library: f32 and bf16 matmuls on MKL inside mlc's executable, through an IREE
 executable plugin (driver/backends/native/mlc_matmul.c, passes/library_matmuls.py), chosen per
 shape by measurement (driver/backends/matmul_choice.py)."""
 
@@ -59,11 +59,27 @@ def test_a_linear_layer_of_three_dimensional_input_and_a_matmul_alone():
 
 
 @pytest.mark.iree
-def test_odd_row_counts_and_a_single_row():
-    """Blocks of rows: 13 rows in two workgroups (7 and 6), one row in one workgroup."""
+def test_odd_column_counts_and_a_single_row():
+    """Blocks of columns: 24 in two workgroups (16 and 8), 40 in three (16, 16, 8), 8 in
+    one; a single row."""
     torch.manual_seed(0)
-    for rows in (13, 1):
-        compile_and_compare(torch.nn.Linear(32, 24), torch.randn(rows, 32), **ON)
+    for rows, columns in ((13, 24), (1, 24), (5, 40), (3, 8)):
+        compile_and_compare(torch.nn.Linear(32, columns), torch.randn(rows, 32), **ON)
+
+
+@pytest.mark.iree
+def test_bf16_matmuls_on_the_library_stay_within_the_budget():
+    """At bf16 mlc leaves matmuls outside its groups; the library takes them there, as
+    bf16 x bf16 summed in f32 (AMX where the CPU has it)."""
+    torch.manual_seed(0)
+    model, x = MLP(), torch.randn(24, 64)
+    compiled = mlc.compile(model, (x,), precision="bf16", **ON)
+    assert library_shapes(compiled) == ["24x64x256xbf16", "24x256x64xbf16"]
+    assert compiled.report["dispatches by kind"]["library matmuls"] == 2
+    with torch.no_grad():
+        expected = model(x)
+    error = float((torch.as_tensor(compiled(x)) - expected).norm() / expected.norm())
+    assert 0 < error < 2e-2  # rounded to bf16, and within the bf16 budget (test_precision.py)
 
 
 @pytest.mark.iree
@@ -85,7 +101,26 @@ def test_small_matmuls_are_not_measured_and_stay_on_iree(monkeypatch):
     compiled = compile_and_compare(MLP(), torch.randn(4, 64))
     choice = compiled.report["matmul library"]
     assert choice["library"] == [] and choice["iree"] == ["4x64x256", "4x256x64"]
-    assert choice["why"] == "every matmul is below 16 MFLOP or has a weight over 32 MB"
+    assert choice["why"] == "every matmul is below 16 MFLOP"
+
+
+def test_a_large_weight_is_timed_on_the_columns_that_fit(monkeypatch):
+    """GPT-2's head (768 x 50257, 154 MB) is timed on 10912 of its columns (32 MB);
+    bf16 halves the bytes per column. The choice applies to the whole matmul."""
+    assert matmul_choice.timed_as("128x768x50257") == "128x768x10912"
+    assert matmul_choice.timed_as("128x768x50257xbf16") == "128x768x21840xbf16"
+    assert matmul_choice.timed_as("128x768x3072") == "128x768x3072"
+    timed = {"128x768x10912": {"iree ms": 9.0, "library ms": 5.0}}
+
+    class Known:
+        def get(self, shapes):
+            return {s: timed[s] for s in shapes}
+
+    monkeypatch.setattr(matmul_choice, "eligible_shapes", lambda module: ["128x768x50257"])
+    monkeypatch.setattr(matmul_choice.Measurements, "here", classmethod(lambda cls: Known()))
+    choice = matmul_choice.choose(None, {})
+    assert choice["library"] == ["128x768x50257"]
+    assert choice["measured"] == {"128x768x50257": timed["128x768x10912"]}
 
 
 @pytest.mark.iree
@@ -118,6 +153,42 @@ def test_the_choice_follows_the_measurements(monkeypatch):
     choice = matmul_choice.choose(None, {})
     assert choice["library"] == ["128x768x3072"]
     assert choice["iree"] == ["128x3072x768", "2x3x4"]
+
+
+@pytest.mark.iree
+def test_int8_matmuls_on_the_library_sum_exactly_as_iree_does():
+    """At int8 both kernels sum int8 x int8 in int32 exactly (the library unsigned-shifts
+    A and corrects by B's column sums), so the outputs agree to rounding: with odd sizes,
+    a single row, and activations at -127 and 127."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(72, 200), torch.nn.ReLU(), torch.nn.Linear(200, 40))
+    for x in (torch.randn(13, 72), torch.randn(1, 72), torch.tensor([[-1.0, 1.0] * 36])):
+        on = mlc.compile(model, (x,), precision="int8", **ON)
+        off = mlc.compile(model, (x,), precision="int8", target_options={"matmul-library": False})
+        assert library_shapes(on) == [f"{x.shape[0]}x72x200xi8", f"{x.shape[0]}x200x40xi8"]
+        np.testing.assert_allclose(np.asarray(on(x)), np.asarray(off(x)), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.iree
+def test_bf16_on_the_library_with_amx_forced_off(tmp_path):
+    """MKL_ENABLE_INSTRUCTIONS=AVX512_E3 holds MKL below AMX (AVX512_E4): its bf16 GEMM
+    then runs without AMX, and the result is as right as with it."""
+    script = """
+import torch, mlc
+from mlc.driver.backends import matmul_library
+torch.manual_seed(0)
+model, x = torch.nn.Linear(64, 256), torch.randn(24, 64)
+compiled = mlc.compile(model, (x,), precision="bf16", target_options={"matmul-library": True})
+with torch.no_grad():
+    expected = model(x)
+error = float((torch.as_tensor(compiled(x)) - expected).norm() / expected.norm())
+print(compiled.report["matmul library"]["library"], matmul_library.mkl_kernel("bf16"), 0 < error < 2e-2)
+"""
+    env = {**os.environ, "MKL_ENABLE_INSTRUCTIONS": "AVX512_E3", "MLC_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    shapes, kernel, within = done.stdout.split("] ")[0] + "]", *done.stdout.split("] ")[1].split()
+    assert shapes == "['24x64x256xbf16']" and kernel != "AMX" and within == "True", done.stdout
 
 
 def test_a_bad_option_value_is_an_error():

@@ -1,12 +1,16 @@
-/* mlc's matmul library: an IREE system executable plugin whose one import,
- * `mlc_sgemm`, runs a block of rows of an f32 matmul on MKL's sequential sgemm.
+/* mlc's matmul library: an IREE system executable plugin whose imports run a block
+ * of columns of a matmul on MKL's sequential GEMMs: `mlc_sgemm` f32 x f32 -> f32, and
+ * `mlc_gemm_bf16` bf16 x bf16 -> f32 and `mlc_gemm_s8` int8 x int8 -> int32 (MKL runs
+ * both on AMX where the CPU has it, and asks Linux for the AMX state itself).
  *
  * mlc's `mlc-library-matmuls` pass emits the calls: each of a dispatch's workgroups
- * passes its rows of A and C (`iree_codegen.ukernel.generic`, strides of the outer
- * dimension only), so IREE's worker threads share the matmul and MKL runs one
+ * passes all of A and its columns of B and C (`iree_codegen.ukernel.generic`, each
+ * buffer with its offset and the stride of its outer dimension), so IREE's worker threads share the matmul and MKL runs one
  * thread per call. Load it with `--executable_plugin=libmlc_matmul.so`. */
 
 #include <mkl_cblas.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iree_executable_plugin.h"
@@ -23,6 +27,20 @@ typedef struct {
   size_t m, n, k;
 } mlc_sgemm_params_t;
 
+/* The same layout, with bf16 (MKL_BF16, the upper 16 bits of an f32) A and B. */
+typedef struct {
+  const MKL_BF16* a;
+  size_t a_offset, a_stride;
+  const MKL_BF16* b;
+  size_t b_offset, b_stride;
+  float* c;
+  size_t c_offset, c_stride;
+  size_t m, n, k;
+} mlc_gemm_bf16_params_t;
+
+/* A single row of C comes as a vector, whose stride is 1; MKL wants ldc >= n. */
+static MKL_INT c_stride(size_t m, size_t n, size_t stride) { return (MKL_INT)(m == 1 ? n : stride); }
+
 static int mlc_sgemm(void* params_ptr, void* context, void* reserved) {
   (void)context;
   (void)reserved;
@@ -30,7 +48,71 @@ static int mlc_sgemm(void* params_ptr, void* context, void* reserved) {
   if (p->m == 0 || p->n == 0) return 0;
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (MKL_INT)p->m, (MKL_INT)p->n, (MKL_INT)p->k, 1.0f,
               p->a + p->a_offset, (MKL_INT)p->a_stride, p->b + p->b_offset, (MKL_INT)p->b_stride, 0.0f,
-              p->c + p->c_offset, (MKL_INT)p->c_stride);
+              p->c + p->c_offset, c_stride(p->m, p->n, p->c_stride));
+  return 0;
+}
+
+static int mlc_gemm_bf16(void* params_ptr, void* context, void* reserved) {
+  (void)context;
+  (void)reserved;
+  const mlc_gemm_bf16_params_t* p = (const mlc_gemm_bf16_params_t*)params_ptr;
+  if (p->m == 0 || p->n == 0) return 0;
+  cblas_gemm_bf16bf16f32(CblasRowMajor, CblasNoTrans, CblasNoTrans, (MKL_INT)p->m, (MKL_INT)p->n, (MKL_INT)p->k,
+                         1.0f, p->a + p->a_offset, (MKL_INT)p->a_stride, p->b + p->b_offset, (MKL_INT)p->b_stride,
+                         0.0f, p->c + p->c_offset, c_stride(p->m, p->n, p->c_stride));
+  return 0;
+}
+
+/* The same layout, with int8 A and B and an int32 C. */
+typedef struct {
+  const int8_t* a;
+  size_t a_offset, a_stride;
+  const int8_t* b;
+  size_t b_offset, b_stride;
+  int32_t* c;
+  size_t c_offset, c_stride;
+  size_t m, n, k;
+} mlc_gemm_s8_params_t;
+
+/* MKL multiplies int8 only as unsigned A by signed B, and at full speed only without
+ * offsets: with an A offset of -128 its AMX GEMM ran 5-8x slower, and its column offset
+ * is added in float (inexact past 2^24). So A + 128 goes in unsigned, and the exact
+ * int32 sum (A + 128) B is corrected here by 128 times each column sum of B. */
+/* Built for AVX-512 and AVX2 beside the baseline, chosen when loaded: scalar, the sums
+ * took as long as the GEMM itself. */
+__attribute__((target_clones("arch=skylake-avx512", "avx2", "default"))) static void column_sums(
+    const int8_t* b, size_t k, size_t n, size_t stride, int32_t* sums) {
+  for (size_t kk = 0; kk < k; ++kk)
+    for (size_t j = 0; j < n; ++j) sums[j] += b[kk * stride + j];
+}
+
+static int mlc_gemm_s8(void* params_ptr, void* context, void* reserved) {
+  (void)context;
+  (void)reserved;
+  const mlc_gemm_s8_params_t* p = (const mlc_gemm_s8_params_t*)params_ptr;
+  if (p->m == 0 || p->n == 0) return 0;
+  const int8_t* a = p->a + p->a_offset;
+  const int8_t* b = p->b + p->b_offset;
+  int32_t* c = p->c + p->c_offset;
+  MKL_INT ldc = c_stride(p->m, p->n, p->c_stride);
+  uint8_t* shifted = malloc(p->m * p->k);
+  int32_t* sums = calloc(p->n, sizeof(int32_t));
+  if (!shifted || !sums) {
+    free(shifted);
+    free(sums);
+    return 1;
+  }
+  for (size_t i = 0; i < p->m; ++i)
+    for (size_t j = 0; j < p->k; ++j) shifted[i * p->k + j] = (uint8_t)(a[i * p->a_stride + j] ^ 0x80);
+  column_sums(b, p->k, p->n, p->b_stride, sums);
+  const MKL_INT32 no_offset = 0;
+  cblas_gemm_s8u8s32(CblasRowMajor, CblasNoTrans, CblasNoTrans, CblasFixOffset, (MKL_INT)p->m, (MKL_INT)p->n,
+                     (MKL_INT)p->k, 1.0f, shifted, (MKL_INT)p->k, 0, b, (MKL_INT)p->b_stride, 0, 0.0f, c, ldc,
+                     &no_offset);
+  for (size_t i = 0; i < p->m; ++i)
+    for (size_t j = 0; j < p->n; ++j) c[i * ldc + j] -= 128 * sums[j];
+  free(shifted);
+  free(sums);
   return 0;
 }
 
@@ -58,6 +140,12 @@ static iree_plugin_status_t plugin_resolve(void* self, const iree_plugin_resolve
     if (strcmp(name, "mlc_sgemm") == 0) {
       params->out_fn_ptrs[i] = (void*)(iree_plugin_import_fn_t)mlc_sgemm;
       params->out_fn_contexts[i] = NULL;
+    } else if (strcmp(name, "mlc_gemm_bf16") == 0) {
+      params->out_fn_ptrs[i] = (void*)(iree_plugin_import_fn_t)mlc_gemm_bf16;
+      params->out_fn_contexts[i] = NULL;
+    } else if (strcmp(name, "mlc_gemm_s8") == 0) {
+      params->out_fn_ptrs[i] = (void*)(iree_plugin_import_fn_t)mlc_gemm_s8;
+      params->out_fn_contexts[i] = NULL;
     } else if (optional) {
       *out_resolution |= IREE_PLUGIN_RESOLUTION_MISSING_OPTIONAL;
     } else {
@@ -71,7 +159,7 @@ __attribute__((visibility("default"))) const iree_plugin_header_t** iree_hal_exe
     uint32_t max_version, void* reserved) {
   (void)reserved;
   static const iree_plugin_header_t header = {
-      IREE_PLUGIN_VERSION_0_1, "mlc_matmul", "mlc: f32 matmuls on MKL (driver/backends/native/mlc_matmul.c)", 0, 0, {0}};
+      IREE_PLUGIN_VERSION_0_1, "mlc_matmul", "mlc: f32, bf16 and int8 matmuls on MKL (driver/backends/native/mlc_matmul.c)", 0, 0, {0}};
   static const iree_plugin_v0_t plugin = {&header, plugin_load, plugin_unload, plugin_resolve};
   return max_version >= IREE_PLUGIN_VERSION_0_1 ? (const iree_plugin_header_t**)&plugin : NULL;
 }

@@ -1,10 +1,10 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-fuse, mlc-lower-to-linalg{keep-fusion-groups=true}, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all})' | FileCheck %s
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-fuse, mlc-lower-to-linalg{keep-fusion-groups=true}, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=64x32x16,8x32x16})' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-fuse, mlc-lower-to-linalg{keep-fusion-groups=true}, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=64x32x32,8x32x16})' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 
 /// A chosen matmul leaves its group for a dispatch region of its own, before the
 /// group: two workgroups (the count region returns the workload), each calling the
-/// plugin's mlc_sgemm on its block of rows. The group keeps its epilogue and reads
-/// the product.
+/// plugin's mlc_sgemm on all of A and its block of 16 columns of B and C. The group
+/// keeps its epilogue and reads the product.
 
 // STATS: 'mlc-library-matmuls'
 // STATS-DAG: (2) matmuls on the library
@@ -12,35 +12,36 @@
 // STATS-DAG: (1) regions left empty
 
 // CHECK-LABEL: func.func @linear_relu
-// CHECK-SAME:    (%[[X:.*]]: tensor<64x32xf32>, %[[W:.*]]: tensor<32x16xf32>, %[[B:.*]]: tensor<16xf32>)
-// CHECK:       %[[DEST:.*]] = tensor.empty() : tensor<64x16xf32>
+// CHECK-SAME:    (%[[X:.*]]: tensor<64x32xf32>, %[[W:.*]]: tensor<32x32xf32>, %[[B:.*]]: tensor<32xf32>)
+// CHECK:       %[[DEST:.*]] = tensor.empty() : tensor<64x32xf32>
 // CHECK:       %[[TWO:.*]] = arith.constant 2 : index
 // CHECK:       %[[PRODUCT:.*]] = "flow.dispatch.region"(%[[TWO]]) ({
 // CHECK:         %[[ID:.*]] = "flow.dispatch.workgroup.id"() {dimension = 0 : index} : () -> index
-// CHECK:         %[[ROWS:.*]] = arith.constant 32 : index
-// CHECK:         %[[OFFSET:.*]] = arith.muli %[[ID]], %[[ROWS]] : index
+// CHECK:         %[[COLUMNS:.*]] = arith.constant 16 : index
+// CHECK:         %[[OFFSET:.*]] = arith.muli %[[ID]], %[[COLUMNS]] : index
 // CHECK:         %[[SIZE:.*]] = arith.minsi
-// CHECK:         %[[A:.*]] = tensor.extract_slice %[[X]][%[[OFFSET]], 0] [%[[SIZE]], 32] [1, 1] : tensor<64x32xf32> to tensor<?x32xf32>
-// CHECK:         %[[C:.*]] = tensor.extract_slice %[[DEST]][%[[OFFSET]], 0] [%[[SIZE]], 16] [1, 1] : tensor<64x16xf32> to tensor<?x16xf32>
-// CHECK:         %[[CALL:.*]] = "iree_codegen.ukernel.generic"(%[[A]], %[[W]], %[[C]], %[[SIZE]], %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 2, 1, 3>, strided_dims = {{\[\[}}0], [0], [0]], u_kernel_fn_name = "mlc_sgemm"}
-// CHECK:         %[[BLOCK:.*]] = tensor.insert_slice %[[CALL]] into %[[DEST]][%[[OFFSET]], 0] [%[[SIZE]], 16] [1, 1]
-// CHECK:         "flow.return"(%[[BLOCK]]) : (tensor<64x16xf32>) -> ()
+// CHECK:         %[[WB:.*]] = tensor.extract_slice %[[W]][0, %[[OFFSET]]] [32, %[[SIZE]]] [1, 1] : tensor<32x32xf32> to tensor<32x?xf32>
+// CHECK:         %[[C:.*]] = tensor.extract_slice %[[DEST]][0, %[[OFFSET]]] [64, %[[SIZE]]] [1, 1] : tensor<64x32xf32> to tensor<64x?xf32>
+// CHECK:         %[[M:.*]] = arith.constant 64 : index
+// CHECK:         %[[CALL:.*]] = "iree_codegen.ukernel.generic"(%[[X]], %[[WB]], %[[C]], %[[M]], %[[SIZE]], %{{.*}}) {operandSegmentSizes = array<i32: 2, 1, 3>, strided_dims = {{\[\[}}0], [0], [0]], u_kernel_fn_name = "mlc_sgemm"}
+// CHECK:         %[[BLOCK:.*]] = tensor.insert_slice %[[CALL]] into %[[DEST]][0, %[[OFFSET]]] [64, %[[SIZE]]] [1, 1]
+// CHECK:         "flow.return"(%[[BLOCK]]) : (tensor<64x32xf32>) -> ()
 // CHECK:       }, {
 // CHECK:       ^bb0(%[[WORKLOAD:.*]]: index):
 // CHECK:         %[[ONE:.*]] = arith.constant 1 : index
 // CHECK:         "flow.return"(%[[WORKLOAD]], %[[ONE]], %[[ONE]]) : (index, index, index) -> ()
-// CHECK:       }) {operandSegmentSizes = array<i32: 0, 1>} : (index) -> tensor<64x16xf32>
+// CHECK:       }) {operandSegmentSizes = array<i32: 0, 1>} : (index) -> tensor<64x32xf32>
 // CHECK:       %[[GROUP:.*]] = "flow.dispatch.region"() ({
 // CHECK-NOT:     linalg.matmul
 // CHECK-NOT:     linalg.fill
 // CHECK:         linalg.generic {{.*}} ins(%[[PRODUCT]], %[[B]]
 // CHECK:         arith.maximumf
 // CHECK:       return %[[GROUP]]
-func.func @linear_relu(%x: tensor<64x32xf32>, %w: tensor<32x16xf32>, %b: tensor<16xf32>) -> tensor<64x16xf32> {
-  %0 = "mlc.matmul"(%x, %w) : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
-  %1 = "mlc.add"(%0, %b) : (tensor<64x16xf32>, tensor<16xf32>) -> tensor<64x16xf32>
-  %2 = "mlc.relu"(%1) : (tensor<64x16xf32>) -> tensor<64x16xf32>
-  return %2 : tensor<64x16xf32>
+func.func @linear_relu(%x: tensor<64x32xf32>, %w: tensor<32x32xf32>, %b: tensor<32xf32>) -> tensor<64x32xf32> {
+  %0 = "mlc.matmul"(%x, %w) : (tensor<64x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
+  %1 = "mlc.add"(%0, %b) : (tensor<64x32xf32>, tensor<32xf32>) -> tensor<64x32xf32>
+  %2 = "mlc.relu"(%1) : (tensor<64x32xf32>) -> tensor<64x32xf32>
+  return %2 : tensor<64x32xf32>
 }
 
 // -----
@@ -60,15 +61,58 @@ func.func @matmul_alone(%x: tensor<8x32xf32>, %w: tensor<32x16xf32>) -> tensor<8
 // -----
 
 /// A batch folded into the rows ([2, 3, 32] x [32, 16]: one 6x32x16 matmul) takes the
-/// library too; the expand back to 3-D stays in the group.
+/// library too; the expand back to 3-D stays in the group. One block of 16 columns is
+/// the whole matrix: no slices.
 
 // CHECK-LABEL: func.func @batched_rows
 // CHECK:       tensor.collapse_shape
 // CHECK:       "flow.dispatch.region"
-// CHECK:         "iree_codegen.ukernel.generic"{{.*}} : (tensor<?x32xf32>, tensor<32x16xf32>, tensor<?x16xf32>, index, index, index) -> tensor<?x16xf32>
+// CHECK:         "iree_codegen.ukernel.generic"{{.*}} : (tensor<6x32xf32>, tensor<32x16xf32>, tensor<6x16xf32>, index, index, index) -> tensor<6x16xf32>
 // CHECK:       tensor.expand_shape
 func.func @batched_rows(%x: tensor<2x3x32xf32>, %w: tensor<32x16xf32>) -> tensor<2x3x16xf32> {
   %0 = "mlc.matmul"(%x, %w) : (tensor<2x3x32xf32>, tensor<32x16xf32>) -> tensor<2x3x16xf32>
   %1 = "mlc.relu"(%0) : (tensor<2x3x16xf32>) -> tensor<2x3x16xf32>
   return %1 : tensor<2x3x16xf32>
 }
+
+// -----
+
+/// A bf16 matmul summed in f32, which mlc leaves outside every group at bf16 (for
+/// IREE's own dispatch formation), is replaced in place by a region calling
+/// mlc_gemm_bf16; its zero fill goes with it.
+
+// CHECK-LABEL: func.func @bf16_outside_groups
+// CHECK-SAME:    (%[[X:.*]]: tensor<8x32xbf16>, %[[W:.*]]: tensor<32x32xbf16>)
+// CHECK-NOT:   linalg.fill
+// CHECK:       %[[PRODUCT:.*]] = "flow.dispatch.region"(%{{.*}}) ({
+// CHECK:         tensor.extract_slice %[[W]]{{.*}} : tensor<32x32xbf16> to tensor<32x?xbf16>
+// CHECK:         "iree_codegen.ukernel.generic"(%[[X]], {{.*}} u_kernel_fn_name = "mlc_gemm_bf16"} : (tensor<8x32xbf16>, tensor<32x?xbf16>, tensor<8x?xf32>, index, index, index) -> tensor<8x?xf32>
+// CHECK-NOT:   linalg.matmul
+// CHECK:       return %[[PRODUCT]]
+func.func @bf16_outside_groups(%x: tensor<8x32xbf16>, %w: tensor<32x32xbf16>) -> tensor<8x32xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<8x32xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %2 = linalg.matmul ins(%x, %w : tensor<8x32xbf16>, tensor<32x32xbf16>) outs(%1 : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %2 : tensor<8x32xf32>
+}
+
+// -----
+
+/// An int8 matmul summed in i32 (mlc-quantize-int8 leaves it outside every group)
+/// calls mlc_gemm_s8 into an i32 result; its zero fill is an integer 0.
+
+// CHECK-LABEL: func.func @int8_outside_groups
+// CHECK-NOT:   linalg.fill
+// CHECK:       %[[PRODUCT:.*]] = "flow.dispatch.region"(%{{.*}}) ({
+// CHECK:         "iree_codegen.ukernel.generic"{{.*}} u_kernel_fn_name = "mlc_gemm_s8"} : (tensor<8x32xi8>, tensor<32x?xi8>, tensor<8x?xi32>, index, index, index) -> tensor<8x?xi32>
+// CHECK-NOT:   linalg.matmul
+// CHECK:       return %[[PRODUCT]]
+func.func @int8_outside_groups(%x: tensor<8x32xi8>, %w: tensor<32x32xi8>) -> tensor<8x32xi32> {
+  %zero = arith.constant 0 : i32
+  %0 = tensor.empty() : tensor<8x32xi32>
+  %1 = linalg.fill ins(%zero : i32) outs(%0 : tensor<8x32xi32>) -> tensor<8x32xi32>
+  %2 = linalg.matmul ins(%x, %w : tensor<8x32xi8>, tensor<32x32xi8>) outs(%1 : tensor<8x32xi32>) -> tensor<8x32xi32>
+  return %2 : tensor<8x32xi32>
+}
+

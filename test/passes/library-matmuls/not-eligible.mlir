@@ -35,3 +35,18 @@ func.func @operand_made_in_the_group(%x: tensor<8x32xf32>, %w: tensor<32x16xf32>
   }) : () -> tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
 }
+
+// -----
+
+/// Operands of two types, or an i8 product summed in f32, are not the library's.
+
+// CHECK-LABEL: func.func @mixed_operands
+// CHECK:       linalg.matmul
+// CHECK-NOT:   iree_codegen.ukernel.generic
+func.func @mixed_operands(%x: tensor<8x32xbf16>, %w: tensor<32x32xf32>) -> tensor<8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %0 = tensor.empty() : tensor<8x32xf32>
+  %1 = linalg.fill ins(%zero : f32) outs(%0 : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %2 = linalg.matmul ins(%x, %w : tensor<8x32xbf16>, tensor<32x32xf32>) outs(%1 : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %2 : tensor<8x32xf32>
+}
