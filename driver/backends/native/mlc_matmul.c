@@ -15,28 +15,19 @@
 
 #include "iree_executable_plugin.h"
 
-/* The parameters IREE packs for `mlc_sgemm`: each buffer as (base, offset in
- * elements, stride of its outer dimension), then the other operands in order. */
+/* The parameters IREE packs for each import: each buffer as (base, offset in
+ * elements, stride of its outer dimension), then M, N and K. The elements are the
+ * import's: f32, bf16 (MKL_BF16, the upper 16 bits of an f32) or int8, and C is f32,
+ * or int32 for int8. */
 typedef struct {
-  const float* a;
+  const void* a;
   size_t a_offset, a_stride;
-  const float* b;
+  const void* b;
   size_t b_offset, b_stride;
-  float* c;
+  void* c;
   size_t c_offset, c_stride;
   size_t m, n, k;
-} mlc_sgemm_params_t;
-
-/* The same layout, with bf16 (MKL_BF16, the upper 16 bits of an f32) A and B. */
-typedef struct {
-  const MKL_BF16* a;
-  size_t a_offset, a_stride;
-  const MKL_BF16* b;
-  size_t b_offset, b_stride;
-  float* c;
-  size_t c_offset, c_stride;
-  size_t m, n, k;
-} mlc_gemm_bf16_params_t;
+} mlc_gemm_params_t;
 
 /* A single row of C comes as a vector, whose stride is 1; MKL wants ldc >= n. */
 static MKL_INT c_stride(size_t m, size_t n, size_t stride) { return (MKL_INT)(m == 1 ? n : stride); }
@@ -44,35 +35,25 @@ static MKL_INT c_stride(size_t m, size_t n, size_t stride) { return (MKL_INT)(m 
 static int mlc_sgemm(void* params_ptr, void* context, void* reserved) {
   (void)context;
   (void)reserved;
-  const mlc_sgemm_params_t* p = (const mlc_sgemm_params_t*)params_ptr;
+  const mlc_gemm_params_t* p = (const mlc_gemm_params_t*)params_ptr;
   if (p->m == 0 || p->n == 0) return 0;
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (MKL_INT)p->m, (MKL_INT)p->n, (MKL_INT)p->k, 1.0f,
-              p->a + p->a_offset, (MKL_INT)p->a_stride, p->b + p->b_offset, (MKL_INT)p->b_stride, 0.0f,
-              p->c + p->c_offset, c_stride(p->m, p->n, p->c_stride));
+              (const float*)p->a + p->a_offset, (MKL_INT)p->a_stride, (const float*)p->b + p->b_offset,
+              (MKL_INT)p->b_stride, 0.0f, (float*)p->c + p->c_offset, c_stride(p->m, p->n, p->c_stride));
   return 0;
 }
 
 static int mlc_gemm_bf16(void* params_ptr, void* context, void* reserved) {
   (void)context;
   (void)reserved;
-  const mlc_gemm_bf16_params_t* p = (const mlc_gemm_bf16_params_t*)params_ptr;
+  const mlc_gemm_params_t* p = (const mlc_gemm_params_t*)params_ptr;
   if (p->m == 0 || p->n == 0) return 0;
   cblas_gemm_bf16bf16f32(CblasRowMajor, CblasNoTrans, CblasNoTrans, (MKL_INT)p->m, (MKL_INT)p->n, (MKL_INT)p->k,
-                         1.0f, p->a + p->a_offset, (MKL_INT)p->a_stride, p->b + p->b_offset, (MKL_INT)p->b_stride,
-                         0.0f, p->c + p->c_offset, c_stride(p->m, p->n, p->c_stride));
+                         1.0f, (const MKL_BF16*)p->a + p->a_offset, (MKL_INT)p->a_stride,
+                         (const MKL_BF16*)p->b + p->b_offset, (MKL_INT)p->b_stride, 0.0f,
+                         (float*)p->c + p->c_offset, c_stride(p->m, p->n, p->c_stride));
   return 0;
 }
-
-/* The same layout, with int8 A and B and an int32 C. */
-typedef struct {
-  const int8_t* a;
-  size_t a_offset, a_stride;
-  const int8_t* b;
-  size_t b_offset, b_stride;
-  int32_t* c;
-  size_t c_offset, c_stride;
-  size_t m, n, k;
-} mlc_gemm_s8_params_t;
 
 /* MKL multiplies int8 only as unsigned A by signed B, and at full speed only without
  * offsets: with an A offset of -128 its AMX GEMM ran 5-8x slower, and its column offset
@@ -89,11 +70,11 @@ __attribute__((target_clones("arch=skylake-avx512", "avx2", "default"))) static 
 static int mlc_gemm_s8(void* params_ptr, void* context, void* reserved) {
   (void)context;
   (void)reserved;
-  const mlc_gemm_s8_params_t* p = (const mlc_gemm_s8_params_t*)params_ptr;
+  const mlc_gemm_params_t* p = (const mlc_gemm_params_t*)params_ptr;
   if (p->m == 0 || p->n == 0) return 0;
-  const int8_t* a = p->a + p->a_offset;
-  const int8_t* b = p->b + p->b_offset;
-  int32_t* c = p->c + p->c_offset;
+  const int8_t* a = (const int8_t*)p->a + p->a_offset;
+  const int8_t* b = (const int8_t*)p->b + p->b_offset;
+  int32_t* c = (int32_t*)p->c + p->c_offset;
   MKL_INT ldc = c_stride(p->m, p->n, p->c_stride);
   uint8_t* shifted = malloc(p->m * p->k);
   int32_t* sums = calloc(p->n, sizeof(int32_t));
