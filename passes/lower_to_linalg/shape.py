@@ -113,13 +113,33 @@ def _lower_reshape(op):
 # --- permutations and broadcasts ---------------------------------------------------
 
 
+VECTOR_LANES = 16  # f32 lanes of an AVX-512 register
+
+
 @lowers(shape_ops.TransposeOp)
 def _lower_transpose(op):
     x = op.input
     permutation = i64_array(op, "permutation")
     x_sizes = sizes(x)
     init = empty([x_sizes[p] for p in permutation], x.type.element_type)
+    if _in_input_order(x.type.shape, permutation):
+        # Loops over the input's dims, writing through the permuted map.
+        return generic([x], init, [identity(len(permutation)), dims_map(len(permutation), permutation)],
+                       [PARALLEL] * len(permutation), lambda value, _: value)
     return linalg.transpose(x, outs=[init], permutation=permutation).results[0]
+
+
+def _in_input_order(shape: list[int], permutation: list[int]) -> bool:
+    """Whether a transpose should loop in its input's order: when the input's last
+    dimension fills whole vectors and the output's does not. IREE vectorizes the
+    innermost loop; `linalg.transpose` loops in the output's order, and IREE 3.13 does
+    not reorder it inside mlc's dispatch regions. Attention's keys, [12, 197, 64] ->
+    [12, 64, 197], took 1.0-1.36 ms per layer of ViT-B/16 in the output's order (197
+    innermost), 0.12-0.16 ms in the input's (64 innermost)."""
+    if not permutation or permutation[-1] == len(permutation) - 1 or DYNAMIC in shape:
+        return False
+    inner_in, inner_out = shape[-1], shape[permutation[-1]]
+    return inner_in % VECTOR_LANES == 0 and inner_out % VECTOR_LANES != 0
 
 
 @lowers(shape_ops.BroadcastOp)

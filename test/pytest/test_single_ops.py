@@ -297,6 +297,12 @@ case("roll_empty", lambda x: torch.roll(x, 1, 0), lambda: torch.zeros(0, 3))  # 
 case("repeat", lambda x: x.repeat(2, 1, 3), floats(3, 2))
 case("tril", torch.tril, floats(4, 5))
 case("triu_diagonal", lambda x: torch.triu(x, 1), floats(4, 5))
+# Transposes whose input's last dimension is whole vectors (16) and whose output's is not loop
+# in the input's order (lower_to_linalg/shape.py): attention's keys, and fused with consumers.
+case("transpose_keys", lambda x: x.transpose(-1, -2) * 2, floats(2, 3, 37, 16))
+case("transpose_keys_ints", lambda x: x.transpose(1, 2), ints(3, 5, 32))
+case("permute_last_to_front", lambda x: x.permute(2, 0, 1) + 1, floats(3, 5, 16))
+case("attention_scores", lambda q, k: torch.softmax(q @ k.transpose(-1, -2), -1), floats(2, 37, 16), floats(2, 37, 16))
 
 
 # --- cat, stack, where, clamp -------------------------------------------------------------

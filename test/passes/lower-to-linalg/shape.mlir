@@ -77,6 +77,38 @@ func.func @transpose(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
 
 // -----
 
+/// Attention's keys: the input's last dimension fills whole vectors (64) and the
+/// output's does not (197), so the copy loops in the input's order and writes through
+/// the permuted map. The reverse ([12, 64, 197] -> [12, 197, 64]) and a transpose
+/// whose last dimensions are both whole vectors stay linalg.transpose.
+
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+// CHECK-LABEL: func.func @keys_transposed
+// CHECK: %[[INIT:.*]] = tensor.empty() : tensor<12x64x197xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%{{.*}} : tensor<12x197x64xf32>) outs(%[[INIT]] : tensor<12x64x197xf32>)
+// CHECK-NOT: linalg.transpose
+func.func @keys_transposed(%x: tensor<12x197x64xf32>) -> tensor<12x64x197xf32> {
+  %0 = "mlc.transpose"(%x) {permutation = array<i64: 0, 2, 1>} : (tensor<12x197x64xf32>) -> tensor<12x64x197xf32>
+  return %0 : tensor<12x64x197xf32>
+}
+
+// CHECK-LABEL: func.func @keys_back
+// CHECK: linalg.transpose
+func.func @keys_back(%x: tensor<12x64x197xf32>) -> tensor<12x197x64xf32> {
+  %0 = "mlc.transpose"(%x) {permutation = array<i64: 0, 2, 1>} : (tensor<12x64x197xf32>) -> tensor<12x197x64xf32>
+  return %0 : tensor<12x197x64xf32>
+}
+
+// CHECK-LABEL: func.func @whole_vectors_both_ways
+// CHECK: linalg.transpose
+func.func @whole_vectors_both_ways(%x: tensor<12x128x64xf32>) -> tensor<12x64x128xf32> {
+  %0 = "mlc.transpose"(%x) {permutation = array<i64: 0, 2, 1>} : (tensor<12x128x64xf32>) -> tensor<12x64x128xf32>
+  return %0 : tensor<12x64x128xf32>
+}
+
+// -----
+
 /// broadcast copies through a NumPy-broadcast indexing map: new leading
 /// dimensions are not read, a stretched size-1 dimension reads index 0.
 
