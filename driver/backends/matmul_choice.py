@@ -83,6 +83,8 @@ def weight_bytes(shape: str) -> int:
 def choose(module: ir.Operation, options: dict) -> dict:
     """{"library": shapes, "iree": shapes, "why": ...}: where each matmul of `module` runs."""
     shapes = list(dict.fromkeys(eligible_shapes(module)))
+    if not matmul_library.exact_int8():  # int8 stays on IREE's exact kernel
+        shapes = [s for s in shapes if library_matmuls.parse_key(s)[3] != "i8"]
     mode = option(options)
     if mode == "off" or not shapes:
         return {"library": [], "iree": shapes, "why": "off (target option)" if mode == "off" else "no matmul qualifies"}

@@ -152,6 +152,19 @@ def mkl_kernel(operands: str) -> str:
             "i8": "AVX-512-VNNI" if "avx512_vnni" in flags else "AVX-512"}.get(operands, "AVX-512")
 
 
+# MKL_ENABLE_INSTRUCTIONS levels without VNNI (AVX2_E1 and AVX512_E1 add it).
+WITHOUT_VNNI = ("SSE4_2", "AVX", "AVX2", "AVX512", "AVX512_MIC")
+
+
+def exact_int8() -> bool:
+    """Whether MKL's int8 GEMM sums exactly here: with VNNI or AMX it sums byte products
+    in 32 bits; without, it sums pairs of them in 16 bits with saturation (`vpmaddubsw`),
+    and 255 x 127 twice does not fit."""
+    flags = _cpu_flags()
+    limit = os.environ.get("MKL_ENABLE_INSTRUCTIONS", "").upper()
+    return bool(flags & {"avx512_vnni", "avx_vnni", "amx_int8"}) and limit not in WITHOUT_VNNI
+
+
 def calls_plugin(vmfb: bytes) -> bool:
     """Whether an executable imports one of the plugin's functions."""
     return any(name.encode() in vmfb for name in FUNCTIONS.values())

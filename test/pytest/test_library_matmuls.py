@@ -169,6 +169,19 @@ def test_int8_matmuls_on_the_library_sum_exactly_as_iree_does():
         np.testing.assert_allclose(np.asarray(on(x)), np.asarray(off(x)), rtol=1e-6, atol=1e-6)
 
 
+def test_int8_stays_on_iree_where_mkl_would_saturate(monkeypatch):
+    """Without VNNI, MKL's int8 GEMM sums byte pairs in saturating 16 bits: no int8
+    matmul goes to the library there, even with the option on."""
+    monkeypatch.setattr(matmul_choice, "eligible_shapes", lambda module: ["64x768x3072xi8", "64x768x3072xbf16"])
+    monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx2", "avx512f", "avx512bw"})
+    choice = matmul_choice.choose(None, {"matmul-library": True})
+    assert choice["library"] == ["64x768x3072xbf16"]
+    monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx512f", "avx512_vnni"})
+    assert matmul_library.exact_int8()
+    monkeypatch.setenv("MKL_ENABLE_INSTRUCTIONS", "AVX2")
+    assert not matmul_library.exact_int8()
+
+
 @pytest.mark.iree
 def test_bf16_on_the_library_with_amx_forced_off(tmp_path):
     """MKL_ENABLE_INSTRUCTIONS=AVX512_E3 holds MKL below AMX (AVX512_E4): its bf16 GEMM
