@@ -229,8 +229,8 @@ def iree_version() -> str:
 
 
 @functools.cache
-def host_cpu() -> str:
-    """What LLVM's `host` CPU resolves from: the machine, the CPU's model and its feature flags."""
+def cpu_fields() -> dict[str, str]:
+    """The CPU's model and feature flags, from /proc/cpuinfo's first processor."""
     fields = {}
     try:
         with open("/proc/cpuinfo") as file:
@@ -241,4 +241,11 @@ def host_cpu() -> str:
                     fields[name] = value.strip()
     except OSError:
         pass
+    return fields
+
+
+@functools.cache
+def host_cpu() -> str:
+    """What LLVM's `host` CPU resolves from: the machine, the CPU's model and its feature flags."""
+    fields = cpu_fields()
     return f"{platform.machine()} {platform.processor()} {json.dumps(fields, sort_keys=True)}"

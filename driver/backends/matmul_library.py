@@ -27,7 +27,7 @@ import iree.runtime
 from ...errors import UserError
 from ...passes.library_matmuls import FUNCTIONS
 from .. import atomic_file
-from ..executable_cache import ExecutableCache
+from ..executable_cache import ExecutableCache, cpu_fields
 
 NATIVE = Path(__file__).parent / "native"
 SOURCES = (NATIVE / "mlc_matmul.c", NATIVE / "iree_executable_plugin.h")
@@ -125,11 +125,7 @@ def register() -> Path | None:
 
 
 def _cpu_flags() -> set[str]:
-    try:
-        with open("/proc/cpuinfo") as file:
-            return next((set(line.partition(":")[2].split()) for line in file if line.startswith("flags")), set())
-    except OSError:
-        return set()
+    return set(cpu_fields().get("flags", "").split())
 
 
 # MKL_ENABLE_INSTRUCTIONS levels below AVX512_E4, the first with AMX.
