@@ -36,6 +36,9 @@ from . import matmul_library
 # Below this much work a matmul stays on IREE's kernel unmeasured: the extra dispatch
 # and the call through the plugin cost more than any kernel could save.
 MIN_FLOPS = 16e6
+# ... unless its weight is this large: a matrix-vector product (an LLM's decode step) is
+# bound by reading its weight, not by its few flops (GPT-2's int8 768x3072: 4.7 MFLOP).
+MIN_WEIGHT_BYTES = 512 << 10
 # A matmul with a larger weight is timed on as many of its columns as fit in this: IREE's
 # compile of the benchmark packs the constant (4 s for GPT-2's 154 MB head), too long for
 # a choice, and both kernels' time per column carries over.
@@ -88,9 +91,10 @@ def choose(module: ir.Operation, options: dict) -> dict:
     mode = option(options)
     if mode == "off" or not shapes:
         return {"library": [], "iree": shapes, "why": "off (target option)" if mode == "off" else "no matmul qualifies"}
-    large = [s for s in shapes if flops(s) >= MIN_FLOPS]
+    large = [s for s in shapes if flops(s) >= MIN_FLOPS or weight_bytes(s) >= MIN_WEIGHT_BYTES]
     if mode == "auto" and not large:
-        return {"library": [], "iree": shapes, "why": f"every matmul is below {MIN_FLOPS / 1e6:.0f} MFLOP"}
+        return {"library": [], "iree": shapes, "why": f"every matmul is below {MIN_FLOPS / 1e6:.0f} MFLOP "
+                f"and {MIN_WEIGHT_BYTES >> 10} KiB of weight"}
     ok, reason = matmul_library.available()
     if not ok:
         if mode == "on":

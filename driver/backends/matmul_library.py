@@ -30,7 +30,7 @@ from .. import atomic_file
 from ..executable_cache import ExecutableCache, cpu_fields
 
 NATIVE = Path(__file__).parent / "native"
-SOURCES = (NATIVE / "mlc_matmul.c", NATIVE / "iree_executable_plugin.h")
+SOURCES = (NATIVE / "mlc_matmul.c", NATIVE / "gemv_s8_vnni.h", NATIVE / "iree_executable_plugin.h")
 MKL_LIBRARIES = ("mkl_intel_lp64", "mkl_sequential", "mkl_core")
 PLUGIN_FLAG = "--executable_plugin"
 

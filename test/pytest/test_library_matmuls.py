@@ -101,7 +101,7 @@ def test_small_matmuls_are_not_measured_and_stay_on_iree(monkeypatch):
     compiled = compile_and_compare(MLP(), torch.randn(4, 64))
     choice = compiled.report["matmul library"]
     assert choice["library"] == [] and choice["iree"] == ["4x64x256", "4x256x64"]
-    assert choice["why"] == "every matmul is below 16 MFLOP"
+    assert choice["why"] == "every matmul is below 16 MFLOP and 512 KiB of weight"
 
 
 def test_a_large_weight_is_timed_on_the_columns_that_fit(monkeypatch):
@@ -158,14 +158,32 @@ def test_the_choice_follows_the_measurements(monkeypatch):
 @pytest.mark.iree
 def test_int8_matmuls_on_the_library_sum_exactly_as_iree_does():
     """At int8 both kernels sum int8 x int8 in int32 exactly (the library unsigned-shifts
-    A and corrects by B's column sums), so the outputs agree to rounding: with odd sizes,
-    a single row, and activations at -127 and 127."""
+    A and corrects by B's column sums; a single row runs on its VNNI kernel), so the
+    outputs agree to rounding: with odd sizes, a single row, and activations at -127
+    and 127."""
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(72, 200), torch.nn.ReLU(), torch.nn.Linear(200, 40))
     for x in (torch.randn(13, 72), torch.randn(1, 72), torch.tensor([[-1.0, 1.0] * 36])):
         on = mlc.compile(model, (x,), precision="int8", **ON)
         off = mlc.compile(model, (x,), precision="int8", target_options={"matmul-library": False})
         assert library_shapes(on) == [f"{x.shape[0]}x72x200xi8", f"{x.shape[0]}x200x40xi8"]
+        np.testing.assert_allclose(np.asarray(on(x)), np.asarray(off(x)), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.iree
+def test_int8_single_rows_on_the_vnni_kernel_sum_exactly():
+    """A single int8 row runs on the plugin's own VNNI kernel (gemv_s8_vnni.h): rows in
+    fours with a remainder (75, 130), columns in 64s with a masked remainder (130, 67,
+    split between workgroups), weights and activations at +-127 (the kernel adds 128
+    to the weights and subtracts 128 times the activations' sum)."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(75, 130), torch.nn.ReLU(), torch.nn.Linear(130, 67))
+    with torch.no_grad():
+        model[0].weight.copy_(torch.sign(model[0].weight))  # int8-weight quantizes these to +-127
+    for x in (torch.randn(1, 75), torch.tensor([[-1.0, 1.0, 1.0] * 25])):
+        on = mlc.compile(model, (x,), precision="int8", **ON)
+        off = mlc.compile(model, (x,), precision="int8", target_options={"matmul-library": False})
+        assert library_shapes(on) == ["1x75x130xi8", "1x130x67xi8"]
         np.testing.assert_allclose(np.asarray(on(x)), np.asarray(off(x)), rtol=1e-6, atol=1e-6)
 
 

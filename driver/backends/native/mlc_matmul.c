@@ -6,13 +6,15 @@
  * mlc's `mlc-library-matmuls` pass emits the calls: each of a dispatch's workgroups
  * passes all of A and its columns of B and C (`iree_codegen.ukernel.generic`, each
  * buffer with its offset and the stride of its outer dimension), so IREE's worker threads share the matmul and MKL runs one
- * thread per call. Load it with `--executable_plugin=libmlc_matmul.so`. */
+ * thread per call. A single int8 row runs on mlc's own VNNI kernel instead (gemv_s8_vnni.h).
+ * Load it with `--executable_plugin=libmlc_matmul.so`. */
 
 #include <mkl_cblas.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gemv_s8_vnni.h"
 #include "iree_executable_plugin.h"
 
 /* The parameters IREE packs for each import: each buffer as (base, offset in
@@ -75,6 +77,10 @@ static int mlc_gemm_s8(void* params_ptr, void* context, void* reserved) {
   const int8_t* a = (const int8_t*)p->a + p->a_offset;
   const int8_t* b = (const int8_t*)p->b + p->b_offset;
   int32_t* c = (int32_t*)p->c + p->c_offset;
+  if (p->m == 1 && gemv_s8_fits(p->k) && gemv_s8_available()) {
+    gemv_s8_vnni(a, b, p->b_stride, c, p->k, p->n);
+    return 0;
+  }
   MKL_INT ldc = c_stride(p->m, p->n, p->c_stride);
   uint8_t* shifted = malloc(p->m * p->k);
   int32_t* sums = calloc(p->n, sizeof(int32_t));

@@ -1,0 +1,92 @@
+/* An int8 matrix-vector product on AVX-512 VNNI: y[0:n] = x[0:k] . W[0:k, 0:n] in exact
+ * int32, W row-major with row stride `ldw`. mlc's plugin runs it for a single row (an LLM's
+ * decode step), where MKL's int8 GEMM is slow (it packs B at every call) and IREE's kernel
+ * multiplies 16-bit pairs: measured on a 2-core Xeon, 768x3072 in 108-139 us against
+ * 211 us, GPT-2's 768x50257 head in 1.4 ms against 2.9.
+ *
+ * vpdpbusd multiplies unsigned bytes by signed ones, four consecutive k per int32 lane.
+ * W is read as it lies: four rows at a time, flipped to unsigned (w + 128) and interleaved
+ * so that each lane holds one column's four k; x is broadcast four bytes at a time. The
+ * sum is then sum((w + 128) x) = sum(w x) + 128 sum(x), and 128 sum(x) is one number for
+ * the whole vector. Exact while k * 255 * 128 fits in int32 (gemv_s8_fits). */
+
+#include <immintrin.h>
+#include <stdint.h>
+#include <string.h>
+
+#define GEMV_S8_TARGET __attribute__((target("avx512f,avx512bw,avx512vnni")))
+
+/* Whether this CPU runs the kernel (the plugin falls back to MKL where not). */
+static int gemv_s8_available(void) { return __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw"); }
+
+/* Whether k rows keep the flipped sum inside int32. */
+static int gemv_s8_fits(size_t k) { return k <= 65535; }
+
+/* Four rows of 64 columns, flipped to unsigned and interleaved so that each int32 lane
+ * holds one column's four k, into the four accumulators of those columns: the unpacks
+ * work within 128-bit lanes, so element 4 l + e of acc[q] is column 16 l + 4 q + e. */
+GEMV_S8_TARGET __attribute__((always_inline)) static inline void gemv_s8_step(const int8_t* row, size_t ldw,
+                                                                             __mmask64 columns, __m512i x4,
+                                                                             __m512i acc[4]) {
+  const __m512i flip = _mm512_set1_epi8((char)0x80);
+  __m512i r0 = _mm512_xor_si512(_mm512_maskz_loadu_epi8(columns, row), flip);
+  __m512i r1 = _mm512_xor_si512(_mm512_maskz_loadu_epi8(columns, row + ldw), flip);
+  __m512i r2 = _mm512_xor_si512(_mm512_maskz_loadu_epi8(columns, row + 2 * ldw), flip);
+  __m512i r3 = _mm512_xor_si512(_mm512_maskz_loadu_epi8(columns, row + 3 * ldw), flip);
+  __m512i lo01 = _mm512_unpacklo_epi8(r0, r1), hi01 = _mm512_unpackhi_epi8(r0, r1);
+  __m512i lo23 = _mm512_unpacklo_epi8(r2, r3), hi23 = _mm512_unpackhi_epi8(r2, r3);
+  acc[0] = _mm512_dpbusd_epi32(acc[0], _mm512_unpacklo_epi16(lo01, lo23), x4);
+  acc[1] = _mm512_dpbusd_epi32(acc[1], _mm512_unpackhi_epi16(lo01, lo23), x4);
+  acc[2] = _mm512_dpbusd_epi32(acc[2], _mm512_unpacklo_epi16(hi01, hi23), x4);
+  acc[3] = _mm512_dpbusd_epi32(acc[3], _mm512_unpackhi_epi16(hi01, hi23), x4);
+}
+
+/* Writes the 64 sums of acc (in gemv_s8_step's order) less `offset` to the first
+ * `count` columns of y. */
+GEMV_S8_TARGET static void gemv_s8_store(const __m512i acc[4], int32_t* y, size_t count, int32_t offset) {
+  int32_t lanes[64];
+  for (int q = 0; q < 4; ++q) _mm512_storeu_si512(lanes + 16 * q, acc[q]);
+  for (int q = 0; q < 4; ++q)
+    for (int i = 0; i < 16; ++i) {
+      size_t column = 16 * (size_t)(i / 4) + 4 * (size_t)q + (size_t)(i % 4);
+      if (column < count) y[column] = lanes[16 * q + i] - offset;
+    }
+}
+
+GEMV_S8_TARGET static __m512i gemv_s8_four(const int8_t* x) {
+  int32_t four;
+  memcpy(&four, x, 4);
+  return _mm512_set1_epi32(four);
+}
+
+GEMV_S8_TARGET static void gemv_s8_vnni(const int8_t* x, const int8_t* w, size_t ldw, int32_t* y, size_t k,
+                                        size_t n) {
+  const size_t k4 = k / 4 * 4, full = n / 64;
+  int32_t sum = 0;
+  for (size_t kk = 0; kk < k4; ++kk) sum += x[kk];
+  /* Whole groups of 64 columns, CHUNK groups at a time, read row by row (each row's
+   * columns lie together: 5-25 % faster than one group down all rows), summed in an
+   * aligned buffer (in y, unaligned, 3072x768 took twice as long). */
+  enum { CHUNK = 16 };
+  __m512i sums[CHUNK][4];
+  for (size_t first = 0; first < full; first += CHUNK) {
+    const size_t groups = full - first < CHUNK ? full - first : CHUNK;
+    for (size_t g = 0; g < groups; ++g)
+      for (int q = 0; q < 4; ++q) sums[g][q] = _mm512_setzero_si512();
+    for (size_t kk = 0; kk < k4; kk += 4) {
+      const __m512i x4 = gemv_s8_four(x + kk);
+      for (size_t g = 0; g < groups; ++g) gemv_s8_step(w + kk * ldw + 64 * (first + g), ldw, ~(__mmask64)0, x4, sums[g]);
+    }
+    for (size_t g = 0; g < groups; ++g) gemv_s8_store(sums[g], y + 64 * (first + g), 64, 128 * sum);
+  }
+  if (n > 64 * full) { /* the last n % 64 columns, masked, down all rows */
+    const size_t last = n - 64 * full;
+    __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
+                      _mm512_setzero_si512()};
+    for (size_t kk = 0; kk < k4; kk += 4)
+      gemv_s8_step(w + kk * ldw + 64 * full, ldw, ((__mmask64)1 << last) - 1, gemv_s8_four(x + kk), acc);
+    gemv_s8_store(acc, y + 64 * full, last, 128 * sum);
+  }
+  for (size_t kk = k4; kk < k; ++kk) /* the last k % 4 rows */
+    for (size_t c = 0; c < n; ++c) y[c] += x[kk] * w[kk * ldw + c];
+}
