@@ -14,6 +14,7 @@ from .backends import iree as iree_backend
 from .backends import matmul_library
 from .backends.target import BoundTarget
 from .failures import OutOfMemory
+from .resident import Resident
 
 
 class Compiled:
@@ -88,18 +89,44 @@ class Compiled:
         if not self.bound_target.profiles:
             raise UserError(f"profile() runs on the llvm-cpu target, not '{self.target}'")
         arrays = [self._check(i, arg) for i, arg in enumerate(self._flat_args(args))]
+        if any(isinstance(array, Resident) for array in arrays):
+            raise UserError("profile() takes tensors, not resident values (Resident.tensor() copies one out)")
         return profile(self.artifact, arrays, planned=self._planned, calls=calls, parameters=self.parameters,
                        driver=self.runtime_driver or "local-task")
 
     def __call__(self, *args):
         flat = self._flat_args(args)
+        returned = self._run(flat)
+        return self._outputs_of(flat, [_tensor(r) if isinstance(r, np.ndarray) else r for r in returned])
+
+    def run_resident(self, *args, keep) -> list:
+        """Calls it with the results at the indices `keep` left in IREE's memory, each a
+        `Resident` that a later call (of this or another executable) takes in place of a
+        tensor, with no copy either way: state that goes from one call into the next, as a
+        generator's caches do. Returns the flat list of results; the model's in-place
+        changes to its inputs are not written back. IREE's CPU target only."""
+        if not self.bound_target.keeps_results:
+            raise UserError(f"run_resident runs on the llvm-cpu target, not '{self.target}'")
+        keep = set(keep)
+        returned = self._run(self._flat_args(args), keep)
+        results = [Resident(r, self._main.read) if i in keep else _tensor(r) if isinstance(r, np.ndarray) else r
+                   for i, r in enumerate(returned)]
+        for index, dtype in self._unsigned.items():
+            if index not in keep:
+                results[index] = results[index].view(dtype)
+        return results
+
+    def _run(self, flat: list, keep=frozenset()) -> list:
         arrays = [self._check(i, arg) for i, arg in enumerate(flat)]
+        arrays = [array.take() if isinstance(array, Resident) else array for array in arrays]
         try:
-            returned = self._main(*arrays)
+            return self._main(*arrays, keep=keep) if keep else self._main(*arrays)
         except OutOfMemory as error:
             shapes = ", ".join(str(list(array.shape)) for array in arrays)
             raise OutOfMemory(f"the call with inputs of shape {shapes} {error}") from None
-        results = [_tensor(r) if isinstance(r, np.ndarray) else r for r in returned]
+
+    def _outputs_of(self, flat: list, results: list):
+        """The model's outputs, with its in-place changes to inputs written back."""
         for index, dtype in self._unsigned.items():  # IREE's integers are signless: uint8 comes back int8
             results[index] = results[index].view(dtype)
         outputs = []
@@ -121,8 +148,10 @@ class Compiled:
             raise UserError(f"expected {len(self._example)} input(s), got {len(flat)}")
         return flat
 
-    def _check(self, index, arg) -> np.ndarray:
+    def _check(self, index, arg) -> np.ndarray | Resident:
         expected = self._example[index]
+        if isinstance(arg, Resident):
+            return self._checked_resident(index, arg, expected)
         if isinstance(arg, np.ndarray):
             arg = torch.from_numpy(arg)
         if not isinstance(arg, torch.Tensor):
@@ -135,6 +164,15 @@ class Compiled:
         if not _shape_matches(arg.shape, expected.shape):
             raise UserError(f"input {index}: expected shape {list(expected.shape)}, got {list(arg.shape)}")
         return iree_backend.host_array(arg)
+
+    def _checked_resident(self, index, arg: Resident, expected) -> Resident:
+        if not self.bound_target.keeps_results:
+            raise UserError(f"input {index}: a Resident goes to an executable for llvm-cpu, not '{self.target}'")
+        dtype = iree_backend.host_array(torch.empty(0, dtype=expected.dtype)).dtype
+        if arg.dtype != dtype or arg.shape != tuple(expected.shape):
+            raise UserError(f"input {index}: expected a {list(expected.shape)} {expected.dtype} tensor, got a "
+                            f"resident {list(arg.shape)} {arg.dtype}")
+        return arg
 
 
 def _tensor(array: np.ndarray) -> torch.Tensor:

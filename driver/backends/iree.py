@@ -290,14 +290,18 @@ def host_function(vmfb: bytes, parameters=None, driver=None):
     """`main` on the CPU as a function from numpy arrays to a list of numpy arrays."""
     main = load(vmfb, parameters, driver or "local-task")
 
-    def call(*arrays):
+    def call(*arrays, keep=()):
+        """`arrays` are numpy arrays, or DeviceArrays kept by an earlier call (IREE takes
+        those as they are); the results at the indices `keep` stay DeviceArrays."""
         try:
             results = main(*arrays)
         except RuntimeError as error:
             raise _classified(error) from None
         results = results if isinstance(results, tuple) else (results,)
-        return [host_result(result) if _is_buffer(result) else result for result in results]
+        return [result if i in keep or not _is_buffer(result) else host_result(result)
+                for i, result in enumerate(results)]
 
+    call.read = host_result
     return call
 
 
@@ -356,6 +360,7 @@ LLVM_CPU = Target(
     flags=CPU_FLAGS,
     runtime_driver=cpu_runtime_driver,
     profiles=True,
+    keeps_results=True,
     precisions=("f32", "bf16", "int8"),
     # IREE's CPU code got a one-column matmul read broadcast wrong (random programs, seed 90072)
     guard_broadcast_reads=True,

@@ -40,6 +40,9 @@ class Target:
     # options; None for a target that has no runtime drivers to choose from.
     runtime_driver: Callable[[float | None, Mapping], str] | None = None
     profiles: bool = False  # IREE's CPU profiler can time its dispatches (Compiled.profile)
+    # load's function keeps results in IREE's memory on request (`keep=`) and takes them back
+    # as inputs (Compiled.run_resident); its `.read` copies one to a numpy array
+    keeps_results: bool = False
     # The `precision`s it computes right (pipelines.PRECISIONS): each narrow one is checked
     # against f32 eager on the target before it is listed here.
     precisions: tuple[str, ...] = ("f32",)

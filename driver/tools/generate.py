@@ -9,7 +9,9 @@ executable per prompt length) and for one new token (decode). The cache is
 transformers' static cache: a fixed-capacity key and value tensor per layer, written
 at the run-time `position` (`index_copy`), so every decode step has one shape and one
 executable. Each call takes the caches and returns them updated: mlc's executables
-are functions, so the cache lives in the caller, not in the executable.
+are functions, so the cache lives in the caller, not in the executable. On the CPU
+the caches stay in IREE's memory between steps (`Compiled.run_resident`), and IREE
+writes each step's new rows into them in place.
 """
 
 import dataclasses
@@ -101,16 +103,24 @@ class Generator:
         prompt = self._checked(input_ids, max_new_tokens)
         prefill, decode = self.compiled(prompt.shape[1]), self.compiled(1)
         start = time.perf_counter()
-        logits, *caches = prefill(prompt, torch.tensor(0), *self.empty_cache())
+        logits, *caches = self._step(prefill, prompt, torch.tensor(0), *self.empty_cache())
         tokens = [logits.argmax(-1, keepdim=True)]
         first = time.perf_counter()
         for position in range(prompt.shape[1], prompt.shape[1] + max_new_tokens - 1):
-            logits, *caches = decode(tokens[-1], torch.tensor(position), *caches)
+            logits, *caches = self._step(decode, tokens[-1], torch.tensor(position), *caches)
             tokens.append(logits.argmax(-1, keepdim=True))
         end = time.perf_counter()
         self.timings = Timings(first_token=first - start, per_token=(end - first) / max(1, max_new_tokens - 1),
                                tokens=max_new_tokens)
         return torch.cat([prompt, *tokens], dim=1)
+
+    def _step(self, compiled, *args) -> list:
+        """[logits, *caches] of one call. Where the target keeps results in its memory,
+        the caches stay there from one step to the next (Compiled.run_resident): as
+        tensors, each step would copy every cache out and back in."""
+        if not compiled.bound_target.keeps_results:
+            return compiled(*args)
+        return compiled.run_resident(*args, keep=range(1, 1 + 2 * self.layers))
 
     def _checked(self, input_ids, max_new_tokens: int) -> torch.Tensor:
         if not isinstance(input_ids, torch.Tensor) or input_ids.dtype != torch.int64 or input_ids.dim() != 2:
