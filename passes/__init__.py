@@ -21,6 +21,7 @@ from . import (  # noqa: F401
     lower_to_linalg,
     lower_to_llvm,
     lower_torch_fallback,
+    matvec_to_reduction,
     quantize_int8,
     reduce_precision,
     simplify,

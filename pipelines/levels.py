@@ -30,6 +30,7 @@ O1_PASSES = ["mlc-fold-constants", "mlc-simplify", "cse"]
 O2_PASSES = [
     "mlc-fold-batchnorm",
     "mlc-fold-constants",
+    "mlc-matvec-to-reduction",
     "mlc-convert-layout{layout=nhwc}",
     "mlc-conv-to-matmul",
     "mlc-fold-constants",

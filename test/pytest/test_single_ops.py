@@ -303,6 +303,10 @@ case("transpose_keys", lambda x: x.transpose(-1, -2) * 2, floats(2, 3, 37, 16))
 case("transpose_keys_ints", lambda x: x.transpose(1, 2), ints(3, 5, 32))
 case("permute_last_to_front", lambda x: x.permute(2, 0, 1) + 1, floats(3, 5, 16))
 case("attention_scores", lambda q, k: torch.softmax(q @ k.transpose(-1, -2), -1), floats(2, 37, 16), floats(2, 37, 16))
+# One query row by transposed keys (a decode step) becomes a multiply and a sum (mlc-matvec-to-reduction)
+case("decode_scores", lambda q, k: torch.softmax(q @ k.transpose(-1, -2), -1), floats(1, 4, 1, 16), floats(1, 4, 37, 16))
+case("decode_scores_viewed", lambda q, k: (q @ k.transpose(-1, -2).reshape(4, 16, 37)).softmax(-1),
+     floats(4, 1, 16), floats(1, 4, 37, 16))
 
 
 # --- cat, stack, where, clamp -------------------------------------------------------------
