@@ -29,6 +29,7 @@ what the decode executable's matmul code uses (driver/backends/cpu_instructions.
 """
 
 import argparse
+import collections
 import os
 import statistics
 import sys
@@ -38,7 +39,7 @@ from pathlib import Path
 import torch
 
 import mlc
-from mlc.driver.backends import cpu_instructions
+from mlc.driver.backends import cpu_instructions, matmul_library
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -113,9 +114,9 @@ def kernels(generator) -> str:
     decode = generator.compiled(1)
     used = cpu_instructions.census(decode.vmfb)
     named = [kind for kind, count in used.items() if count]
-    library = (decode.report.get("matmul library") or {}).get("library") or []
-    if library:
-        named.append(f"MKL ({len(library)} shapes)")
+    library = collections.Counter(map(matmul_library.kernel_of,
+                                      (decode.report.get("matmul library") or {}).get("library") or []))
+    named.extend(f"{kernel} ({count} shapes)" for kernel, count in library.items())
     return ", ".join(named) or "scalar/AVX2"
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import iree.runtime
 
 from ...errors import UserError
-from ...passes.library_matmuls import FUNCTIONS
+from ...passes.library_matmuls import FUNCTIONS, parse_key
 from .. import atomic_file
 from ..executable_cache import ExecutableCache, cpu_fields
 
@@ -146,6 +146,17 @@ def mkl_kernel(operands: str) -> str:
         return "AVX2"
     return {"bf16": "AVX-512-BF16" if "avx512_bf16" in flags else "AVX-512",
             "i8": "AVX-512-VNNI" if "avx512_vnni" in flags else "AVX-512"}.get(operands, "AVX-512")
+
+
+def kernel_of(shape: str) -> str:
+    """What runs the library matmul of `shape` (a library_matmuls.shape_key) on this CPU:
+    a single int8 row runs on the plugin's own VNNI kernel (native/gemv_s8_vnni.h, which
+    checks the same flags), everything else on MKL."""
+    m, k, _, operands = parse_key(shape)
+    flags = _cpu_flags()
+    if operands == "i8" and m == 1 and k <= 65535 and {"avx512_vnni", "avx512bw"} <= flags:
+        return "mlc VNNI"
+    return f"MKL {mkl_kernel(operands)}"
 
 
 # MKL_ENABLE_INSTRUCTIONS levels without VNNI (AVX2_E1 and AVX512_E1 add it).

@@ -15,6 +15,7 @@ writes each step's new rows into them in place.
 """
 
 import dataclasses
+import inspect
 import time
 
 import torch
@@ -51,8 +52,14 @@ class CacheStep(torch.nn.Module):
             layer.keys = keys.clone()  # written in place by the model: a copy keeps the inputs unchanged
             layer.values = values.clone()
             layer.cumulative_length = position.clone()
-        logits = self.model(input_ids=input_ids, past_key_values=cache, use_cache=True).logits
+        logits = self.model(input_ids=input_ids, past_key_values=cache, use_cache=True, **self._last_row).logits
         return (logits[:, -1, :], *(tensor for layer in cache.layers for tensor in (layer.keys, layer.values)))
+
+    @property
+    def _last_row(self) -> dict:
+        """transformers' `logits_to_keep=1`, where the model takes it: the LM head then
+        multiplies the last row only (Llama's prompt of 32: 31 ms of a 170 ms prefill)."""
+        return {"logits_to_keep": 1} if "logits_to_keep" in inspect.signature(self.model.forward).parameters else {}
 
 
 @dataclasses.dataclass

@@ -286,3 +286,14 @@ def test_a_process_whose_cpu_driver_lacks_the_plugin_keeps_every_matmul_on_iree(
     choice = matmul_choice.choose(None, {})
     assert choice["library"] == [] and choice["iree"] == ["256x256x256"]
     assert choice["why"] == "unavailable: IREE's CPU driver in this process lacks the plugin"
+
+
+def test_kernel_of_names_what_runs_each_library_shape(monkeypatch):
+    """A single int8 row on the plugin's VNNI kernel, where the CPU has it; MKL otherwise."""
+    monkeypatch.delenv("MKL_ENABLE_INSTRUCTIONS", raising=False)
+    monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx512f", "avx512bw", "avx512_vnni"})
+    assert matmul_library.kernel_of("1x768x3072xi8") == "mlc VNNI"
+    assert matmul_library.kernel_of("4x768x3072xi8") == "MKL AVX-512-VNNI"
+    assert matmul_library.kernel_of("1x768x3072") == "MKL AVX-512"
+    monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx512f", "amx_int8", "amx_bf16"})
+    assert matmul_library.kernel_of("1x768x3072xi8") == "MKL AMX"
