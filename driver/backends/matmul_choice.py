@@ -36,8 +36,9 @@ from . import matmul_library
 # Below this much work a matmul stays on IREE's kernel unmeasured: the extra dispatch
 # and the call through the plugin cost more than any kernel could save.
 MIN_FLOPS = 16e6
-# ... unless its weight is this large: a matrix-vector product (an LLM's decode step) is
-# bound by reading its weight, not by its few flops (GPT-2's int8 768x3072: 4.7 MFLOP).
+# ... unless it is a matrix-vector product (one row: an LLM's decode step) with this much
+# weight: it is bound by reading its weight, not by its few flops (GPT-2's int8
+# 768x3072: 4.7 MFLOP). A few rows more stay unmeasured below MIN_FLOPS, as before.
 MIN_WEIGHT_BYTES = 512 << 10
 # A matmul with a larger weight is timed on as many of its columns as fit in this: IREE's
 # compile of the benchmark packs the constant (4 s for GPT-2's 154 MB head), too long for
@@ -83,6 +84,11 @@ def weight_bytes(shape: str) -> int:
     return BYTES[operands] * k * n
 
 
+def is_large_matvec(shape: str) -> bool:
+    """One row by a weight of at least MIN_WEIGHT_BYTES."""
+    return library_matmuls.parse_key(shape)[0] == 1 and weight_bytes(shape) >= MIN_WEIGHT_BYTES
+
+
 def choose(module: ir.Operation, options: dict) -> dict:
     """{"library": shapes, "iree": shapes, "why": ...}: where each matmul of `module` runs."""
     shapes = list(dict.fromkeys(eligible_shapes(module)))
@@ -91,10 +97,10 @@ def choose(module: ir.Operation, options: dict) -> dict:
     mode = option(options)
     if mode == "off" or not shapes:
         return {"library": [], "iree": shapes, "why": "off (target option)" if mode == "off" else "no matmul qualifies"}
-    large = [s for s in shapes if flops(s) >= MIN_FLOPS or weight_bytes(s) >= MIN_WEIGHT_BYTES]
+    large = [s for s in shapes if flops(s) >= MIN_FLOPS or is_large_matvec(s)]
     if mode == "auto" and not large:
         return {"library": [], "iree": shapes, "why": f"every matmul is below {MIN_FLOPS / 1e6:.0f} MFLOP "
-                f"and {MIN_WEIGHT_BYTES >> 10} KiB of weight"}
+                f"(a single row: {MIN_WEIGHT_BYTES >> 10} KiB of weight)"}
     ok, reason = matmul_library.available()
     if not ok:
         if mode == "on":

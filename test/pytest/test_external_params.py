@@ -15,11 +15,19 @@ import torch
 from conftest import ATOL, RTOL
 
 import mlc
-from mlc.driver.backends import parameters, targets
+from mlc.driver.backends import matmul_library, parameters, targets
 
 pytestmark = pytest.mark.slow
 
 TOOLS = Path(sys.executable).parent
+
+
+def plugin_flags(directory: Path, compiled) -> list[str]:
+    """The flag that loads mlc's matmul plugin saved beside the executable, where it calls
+    the plugin (a matmul the choice measured faster on the library: which ones varies by CPU)."""
+    if not matmul_library.calls_plugin(compiled.artifact):
+        return []
+    return [matmul_library.run_flag(directory / matmul_library.PLUGIN_NAME)]
 
 
 def make_mlp():
@@ -74,7 +82,7 @@ def test_saved_pair_runs_under_iree_run_module(tmp_path, mlp, inline_and_externa
     external.save(tmp_path / "m.vmfb")
     assert (tmp_path / "m.irpa").read_bytes() == Path(external.parameters).read_bytes()
     np.save(tmp_path / "x.npy", x.numpy())
-    subprocess.run([str(TOOLS / "iree-run-module"), f"--module={tmp_path / 'm.vmfb'}",
+    subprocess.run([str(TOOLS / "iree-run-module"), *plugin_flags(tmp_path, external), f"--module={tmp_path / 'm.vmfb'}",
                     f"--parameters=model={tmp_path / 'm.irpa'}", "--device=local-task", "--function=main",
                     f"--input=@{tmp_path / 'x.npy'}", f"--output=@{tmp_path / 'y.npy'}"],
                    capture_output=True, text=True, check=True)
@@ -86,8 +94,9 @@ def test_saved_vmfb_alone_has_no_weights(tmp_path, inline_and_external):
     _, external = inline_and_external
     external.save(tmp_path / "m.vmfb", params=tmp_path / "weights.irpa")
     assert (tmp_path / "weights.irpa").exists() and not (tmp_path / "m.irpa").exists()
-    result = subprocess.run([str(TOOLS / "iree-run-module"), f"--module={tmp_path / 'm.vmfb'}", "--device=local-task",
-                             "--function=main", "--input=4x512xf32=0"], capture_output=True, text=True)
+    result = subprocess.run([str(TOOLS / "iree-run-module"), *plugin_flags(tmp_path, external),
+                             f"--module={tmp_path / 'm.vmfb'}", "--device=local-task", "--function=main",
+                             "--input=4x512xf32=0"], capture_output=True, text=True)
     assert result.returncode != 0 and "no provider registered that handles scopes like 'model'" in result.stderr
 
 

@@ -101,7 +101,7 @@ def test_small_matmuls_are_not_measured_and_stay_on_iree(monkeypatch):
     compiled = compile_and_compare(MLP(), torch.randn(4, 64))
     choice = compiled.report["matmul library"]
     assert choice["library"] == [] and choice["iree"] == ["4x64x256", "4x256x64"]
-    assert choice["why"] == "every matmul is below 16 MFLOP and 512 KiB of weight"
+    assert choice["why"] == "every matmul is below 16 MFLOP (a single row: 512 KiB of weight)"
 
 
 def test_a_large_weight_is_timed_on_the_columns_that_fit(monkeypatch):
@@ -297,3 +297,11 @@ def test_kernel_of_names_what_runs_each_library_shape(monkeypatch):
     assert matmul_library.kernel_of("1x768x3072") == "MKL AVX-512"
     monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx512f", "amx_int8", "amx_bf16"})
     assert matmul_library.kernel_of("1x768x3072xi8") == "MKL AMX"
+
+
+def test_only_single_rows_are_measured_for_their_weight():
+    """A decode step's matvec is bound by its weight: measured from 512 KiB whatever its
+    flops. Four rows of the same weight (4 MFLOP) stay unmeasured, on IREE."""
+    assert matmul_choice.is_large_matvec("1x768x3072xi8")
+    assert not matmul_choice.is_large_matvec("4x512x1024")
+    assert not matmul_choice.is_large_matvec("1x64x256")
