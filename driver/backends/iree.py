@@ -265,15 +265,15 @@ class _Mapped:
         self.__array_interface__ = host.__array_interface__
 
 
-def host_result(result) -> np.ndarray:
+def host_result(result, owned: bool = False) -> np.ndarray:
     """A result as a numpy array that keeps its memory. `to_host()` maps IREE's buffer,
     but IREE's `MappedMemory.asarray` makes the array over a memoryview with no owner:
     the array keeps neither the mapping nor the buffer, and once the DeviceArray is
     collected a later call's results reuse its memory (0-d bfloat16 results read back
-    as 0.0 in 275 of 300 calls). A small result is copied; a large one is handed out
-    with its DeviceArray as the array's base."""
+    as 0.0 in 275 of 300 calls). A small result is copied, and so is one `owned`; a large
+    one is handed out with its DeviceArray as the array's base."""
     host = result.to_host()
-    if host.nbytes < COPY_RESULTS_BELOW or host.base is None:  # no base: to_host() copied already
+    if host.nbytes < COPY_RESULTS_BELOW or owned or host.base is None:  # no base: to_host() copied already
         return np.array(host, copy=True) if host.base is not None else host
     return np.asarray(_Mapped(result, host)).view(host.dtype)  # the interface spells bfloat16 as void
 
@@ -294,11 +294,15 @@ def host_function(vmfb: bytes, parameters=None, driver=None):
         """`arrays` are numpy arrays, or DeviceArrays kept by an earlier call (IREE takes
         those as they are); the results at the indices `keep` stay DeviceArrays."""
         try:
-            results = main(*arrays)
+            results = main(*_apart(arrays))
         except RuntimeError as error:
             raise _classified(error) from None
         results = results if isinstance(results, tuple) else (results,)
-        return [result if i in keep or not _is_buffer(result) else host_result(result)
+        # A result that is one buffer with a kept one is copied out: a later call may write
+        # into the kept one's memory.
+        kept = [result for i, result in enumerate(results) if i in keep and _is_buffer(result)]
+        return [result if i in keep or not _is_buffer(result)
+                else host_result(result, owned=any(_same_memory(result, other) for other in kept))
                 for i, result in enumerate(results)]
 
     call.read = host_result
@@ -404,6 +408,29 @@ def _buffer_view(array: "iree.runtime.DeviceArray") -> "iree.runtime.HalBufferVi
     """The buffer behind a result. IREE's DeviceArray has no public accessor for it
     (only `to_host()`, which Vulkan cannot use here: see `_read_back`)."""
     return array._buffer_view
+
+
+def _same_memory(a, b) -> bool:
+    """Whether two DeviceArrays are one buffer: a function returning one value twice
+    gives the same buffer view for both."""
+    return a._buffer_view == b._buffer_view
+
+
+def _apart(arrays) -> list:
+    """The inputs, with a DeviceArray that shares its memory with an earlier input read
+    out to a copy. IREE takes its inputs as consumed and writes a result into an input's
+    memory where it can (a cache updated at the position), which must not change another
+    input."""
+    devices = []
+    apart = []
+    for array in arrays:
+        if _is_buffer(array):
+            if any(_same_memory(array, other) for other in devices):
+                array = np.array(array.to_host(), copy=True)
+            else:
+                devices.append(array)
+        apart.append(array)
+    return apart
 
 
 def _is_buffer(result) -> bool:

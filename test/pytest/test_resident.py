@@ -71,3 +71,80 @@ def test_targets_that_do_not_keep_results_say_so():
     _, resident = compiled_decay().run_resident(torch.randn(3, 8), torch.zeros(3, 8), keep=[1])
     with pytest.raises(mlc.UserError, match="input 1: a Resident goes to an executable for llvm-cpu, not 'mlir-cpu'"):
         compiled(torch.randn(3, 8), resident)
+
+
+class CacheWrite(torch.nn.Module):
+    """A cache written at a run-time position, as transformers' static cache is
+    (`index_copy_` into a clone), and a read of the whole updated cache."""
+
+    def forward(self, row, position, cache):
+        cache = cache.clone()
+        cache.index_copy_(0, position, row)
+        return cache.sum(0), cache
+
+
+def compiled_cache_write():
+    return mlc.compile(CacheWrite(), (torch.randn(1, 8), torch.tensor([0]), torch.zeros(6, 8)))
+
+
+@pytest.mark.iree
+def test_an_updated_input_leaves_the_callers_tensor_as_it_was():
+    """IREE takes its inputs as consumed and writes the new row into the cache's buffer;
+    a caller's tensor is copied in, so it stays as it was."""
+    compiled = compiled_cache_write()
+    cache = torch.randn(6, 8)
+    before = cache.clone()
+    row = torch.randn(1, 8)
+    total, updated = compiled(row, torch.tensor([2]), cache)
+    torch.testing.assert_close(cache, before)
+    expected_total, expected = CacheWrite()(row, torch.tensor([2]), before)
+    torch.testing.assert_close(updated, expected)
+    torch.testing.assert_close(total, expected_total)
+
+
+@pytest.mark.iree
+def test_a_resident_cache_written_step_by_step_gives_eager_results():
+    compiled = compiled_cache_write()
+    rows = [torch.randn(1, 8) for _ in range(6)]
+    resident, expected = torch.zeros(6, 8), torch.zeros(6, 8)
+    for position, row in enumerate(rows):
+        total, resident = compiled.run_resident(row, torch.tensor([position]), resident, keep=[1])
+        expected_total, expected = CacheWrite()(row, torch.tensor([position]), expected)
+        torch.testing.assert_close(total, expected_total)
+    torch.testing.assert_close(resident.tensor(), expected)
+
+
+class Twice(torch.nn.Module):
+    """One value returned twice: IREE gives both results one buffer."""
+
+    def forward(self, x):
+        y = x + 1
+        return y, y
+
+
+class WriteAndRead(torch.nn.Module):
+    """A cache written in place beside a second input that is only read."""
+
+    def forward(self, row, position, cache, other):
+        cache = cache.clone()
+        cache.index_copy_(0, position, row)
+        return cache, other * 2
+
+
+@pytest.mark.iree
+def test_one_buffer_in_two_results_is_kept_apart():
+    """IREE gives a value returned twice one buffer. A result that shares it with a kept one
+    is copied out, and a call that takes it as two inputs gets a copy for the second: a
+    write into one input's memory changes neither a result read before nor the other input."""
+    twice = mlc.compile(Twice(), (torch.zeros(64, 64),))
+    kept, read = twice.run_resident(torch.zeros(64, 64), keep=[0])
+    write = mlc.compile(CacheWrite(), (torch.randn(1, 64), torch.tensor([0]), torch.zeros(64, 64)))
+    write.run_resident(torch.full((1, 64), 7.0), torch.tensor([0]), kept, keep=[1])
+    torch.testing.assert_close(read, torch.ones(64, 64))
+
+    first, second = twice.run_resident(torch.zeros(64, 64), keep=[0, 1])
+    write_and_read = mlc.compile(WriteAndRead(), (torch.randn(1, 64), torch.tensor([0]), torch.zeros(64, 64),
+                                                  torch.zeros(64, 64)))
+    cache, doubled = write_and_read(torch.full((1, 64), 7.0), torch.tensor([3]), first, second)
+    torch.testing.assert_close(doubled, torch.full((64, 64), 2.0))
+    assert cache[3].eq(7).all() and cache[2].eq(1).all()
