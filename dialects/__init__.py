@@ -6,6 +6,7 @@ with mlc, torch and all upstream dialects loaded.
 
 from . import (
     bitwise_ops,
+    check_ops,
     complex_ops,
     compute_ops,
     data_ops,
@@ -24,6 +25,6 @@ from .op_base import MlcOp, VerifyError, op_classes
 
 __all__ = [
     "Mlc", "MlcOp", "VerifyError", "load_dialect", "make_context", "op_classes",
-    "bitwise_ops", "complex_ops", "compute_ops", "data_ops", "elementwise_ops", "fusion_ops", "indexing_ops",
+    "bitwise_ops", "check_ops", "complex_ops", "compute_ops", "data_ops", "elementwise_ops", "fusion_ops", "indexing_ops",
     "normalization_ops", "random_ops", "reduction_ops", "scan_ops", "shape_ops",
 ]

@@ -25,6 +25,7 @@ import numpy as np
 from torch_mlir import ir
 
 from ..dialects import bitwise_ops as bw
+from ..dialects import check_ops as check
 from ..dialects import complex_ops as cx
 from ..dialects import compute_ops as compute
 from ..dialects import data_ops as data
@@ -77,6 +78,15 @@ def _rounded_once(fn):
 
 def _sigmoid(x):
     return 1 / (1 + np.exp(-x))
+
+
+@folds(check.CheckNonzeroOp)
+def check_nonzero(op, divisor):
+    """A constant divisor with no zero needs no check; one with a zero keeps it, to fail
+    each call as eager does."""
+    if np.any(divisor == 0):
+        raise InstanceDeclined("a constant divisor with a zero: the check fails each call")
+    return divisor
 
 
 @folds(ew.GeluOp)

@@ -21,6 +21,7 @@ import torch
 from torch_mlir import ir
 
 from ...errors import UserError
+from ...passes.lower_to_linalg.check import DIVISION_BY_ZERO
 from ..executable_cache import ExecutableCache
 from ..failures import IreeCompileFailure, OutOfMemory
 from . import cpu_instructions, matmul_choice, matmul_library
@@ -61,6 +62,9 @@ GPU_RUNS_ALONE, GPU_LEFT_OUTSIDE = ("im2col", "transpose"), ("concat",)
 # pack that IREE fuses into the producing dispatch, or gives a dispatch of its own), and
 # -O2 vectorizes floating-point reductions (softmax, norms) and fuses more. Both work
 # inside mlc's dispatch regions. BERT-base: 409 -> 152 ms on a 2-core Xeon (README).
+# mlc's run-time checks (`cf.assert`: an integer divisor with a zero, mlc.check_nonzero)
+# fail the call; IREE's -O2 strips assertions otherwise, and 8 // 0 gave 8.
+KEEP_CHECKS = "--iree-opt-strip-assertions=false"
 DATA_TILING_FLAGS = ["--iree-opt-level=O2", "--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all"]
 
 
@@ -141,7 +145,7 @@ def compile_to_vmfb(module: ir.Operation, target: Target, extra_flags=(), cache:
     """Compiles linalg-on-tensors to an IREE executable for `target` (its flags, then
     `extra_flags`), or takes it from `cache` when IREE compiled the same bytes with the
     same flags before."""
-    flags = list(target.flags) + list(extra_flags)
+    flags = list(target.flags) + list(extra_flags) + [KEEP_CHECKS]
     bytecode = to_bytecode(module)
     cache = cache if cache is not None and cache.usable else None  # an unusable one has warned why
     key = cache.key(bytecode, flags) if cache is not None else None
@@ -283,6 +287,8 @@ def _classified(error: RuntimeError) -> Exception:
     says what failed only in its text (a status code name): read here, and nowhere else."""
     if "RESOURCE_EXHAUSTED" in str(error):
         return OutOfMemory("needs more memory than IREE could allocate (RESOURCE_EXHAUSTED)")
+    if DIVISION_BY_ZERO in str(error):  # mlc.check_nonzero's cf.assert failed
+        return UserError(DIVISION_BY_ZERO)
     return error
 
 
@@ -489,7 +495,10 @@ def _device_function(vmfb: bytes, target_name: str, driver: str, parameters=None
     main = context.modules.module["main"]
 
     def call(*arrays):
-        results = main(*(_upload(device, array) for array in arrays))
+        try:
+            results = main(*(_upload(device, array) for array in arrays))
+        except RuntimeError as error:
+            raise _classified(error) from None
         results = results if isinstance(results, tuple) else (results,)
         return _read_back(device, results)
 

@@ -14,6 +14,10 @@ load: MLIR's ExecutionEngine JIT-compiles the artifact (LLVM -O3, host CPU) and
 and per result. The results are numpy arrays allocated here, so no buffer
 crosses back and none needs freeing; the artifact carries main's tensor types
 (`mlc.inputs`, `mlc.results`) to allocate them.
+
+A run-time check that fails (`cf.assert`: mlc's checks, such as an integer divisor
+with a zero) calls back into Python, which raises once `main` returns: MLIR's own
+lowering of `cf.assert` would abort the whole process.
 """
 
 import ctypes
@@ -21,6 +25,7 @@ import io
 
 import numpy as np
 from torch_mlir import ir
+from torch_mlir.dialects import arith, func, scf
 from torch_mlir.execution_engine import ExecutionEngine
 from torch_mlir.runtime import as_ctype, make_nd_memref_descriptor, make_zero_d_memref_descriptor
 
@@ -58,6 +63,34 @@ def _check_tensor(kind: str, index: int, type_: ir.Type) -> None:
                         f"main's {kind} {index} is {type_}")
 
 
+CHECK_FAILED = "mlc_check_failed"  # called with the index of the failed check's message in `mlc.checks`
+
+
+def _checks_call_back(module: ir.Operation) -> None:
+    """Each `cf.assert` becomes a call of CHECK_FAILED where its condition is false; the
+    messages go in the module's `mlc.checks`, for `load`."""
+    asserts = []
+    module.walk(lambda op: (asserts.append(op) if op.name == "cf.assert" else None) or ir.WalkResult.ADVANCE)
+    messages = []
+    i32 = ir.IntegerType.get_signless(32)
+    for check in asserts:
+        message = ir.StringAttr(check.attributes["msg"]).value
+        if message not in messages:
+            messages.append(message)
+        with ir.InsertionPoint(check), check.location:
+            failed = arith.xori(check.operands[0], arith.constant(ir.IntegerType.get_signless(1), 1))
+            branch = scf.IfOp(failed)
+            with ir.InsertionPoint(branch.then_block):
+                func.CallOp([], ir.FlatSymbolRefAttr.get(CHECK_FAILED), [arith.constant(i32, messages.index(message))])
+                scf.YieldOp([])
+        check.erase()
+    if messages:
+        with ir.InsertionPoint.at_block_begin(module.regions[0].blocks[0]), ir.Location.unknown():
+            declaration = func.FuncOp(CHECK_FAILED, ([i32], []), visibility="private")
+            declaration.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
+        module.attributes["mlc.checks"] = ir.ArrayAttr.get([ir.StringAttr.get(m) for m in messages])
+
+
 def compile_module(module: ir.Operation, options: dict, cache=None) -> bytes:
     """Lowers a linalg-on-tensors module to the LLVM dialect; returns it as bytecode.
     (No executable cache: MLIR's own lowering is quick, and the JIT compiles at load.)"""
@@ -75,6 +108,7 @@ def compile_module(module: ir.Operation, options: dict, cache=None) -> bytes:
     with module.context:
         module.attributes["mlc.inputs"] = ir.ArrayAttr.get([ir.TypeAttr.get(t) for t in main.inputs])
         module.attributes["mlc.results"] = ir.ArrayAttr.get([ir.TypeAttr.get(t) for t in main.results])
+        _checks_call_back(module)
     try:
         PipelineRunner(to_llvm(tile, vector), context=module.context).run(module)
     except ir.MLIRError as error:
@@ -120,8 +154,18 @@ def load(artifact: bytes, parameters=None, driver=None):
     with context:
         module = ir.Module.parse(artifact)
         inputs, results = _specs(module, "mlc.inputs"), _specs(module, "mlc.results")
+        checks = ([ir.StringAttr(m).value for m in ir.ArrayAttr(module.operation.attributes["mlc.checks"])]
+                  if "mlc.checks" in module.operation.attributes else [])
         engine = ExecutionEngine(module, opt_level=3)
     classes = [_descriptor_class(shape, dtype) for shape, dtype in inputs + results]
+    failed = []  # the messages of this call's failed checks
+
+    @ctypes.CFUNCTYPE(None, ctypes.c_int32)
+    def check_failed(index):
+        failed.append(checks[index])
+
+    if checks:
+        engine.register_runtime(CHECK_FAILED, check_failed)
 
     def main(*arrays):
         if len(arrays) != len(inputs):
@@ -132,10 +176,13 @@ def load(artifact: bytes, parameters=None, driver=None):
                 raise UserError(f"input {index}: expected {list(shape)} {dtype}, got {list(array.shape)} {array.dtype}")
         outputs = [np.empty(shape, dtype) for shape, dtype in results]
         descriptors = [_describe(cls, array) for cls, array in zip(classes, arrays + outputs)]
+        failed.clear()
         engine.invoke("main", *[ctypes.pointer(ctypes.pointer(d)) for d in descriptors])
+        if failed:
+            raise UserError(failed[0])
         return outputs
 
-    main.engine, main.context = engine, context  # they must outlive the calls
+    main.engine, main.context, main.check_failed = engine, context, check_failed  # they must outlive the calls
     return main
 
 

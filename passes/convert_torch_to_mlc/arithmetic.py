@@ -8,10 +8,13 @@ has already chosen it), so every mlc op sees one element type.
 
 import math
 
+import numpy as np
 from torch_mlir import ir
 
 from ...dialects import bitwise_ops as bw
+from ...dialects import check_ops as check
 from ...dialects import elementwise_ops as ew
+from ..constant_values import value_of
 from ..graph import cast_to, splat, string, tensor_type
 from .patterns import NotConvertible, converts
 
@@ -31,22 +34,35 @@ def _binary(cls, lhs, rhs, element_type):
     return cls(lhs, rhs, tensor_type(shape, element_type)).result
 
 
+def checked_divisor(divisor: ir.Value) -> ir.Value:
+    """An integer divisor checked for zeros at each call (`mlc.check_nonzero`), where torch
+    raises ZeroDivisionError; a float divisor, or a constant with no zero, as it is."""
+    if ew.is_float(divisor.type.element_type):
+        return divisor
+    known = value_of(divisor)
+    if known is not None and np.all(np.asarray(known) != 0):
+        return divisor
+    return check.CheckNonzeroOp(divisor, divisor.type).result
+
+
 REMAINDERS = {"remainder": ew.RemainderOp, "fmod": ew.FmodOp}
 
 
 @converts(*[f"torch.aten.{name}.{form}" for name in REMAINDERS for form in ("Tensor", "Scalar")],
-          makes=REMAINDERS)
+          makes=(*REMAINDERS.values(), check.CheckNonzeroOp))
 def remainder(op):
     result_type = op.result_type()
-    return REMAINDERS[op.name.split(".")[2]](*_operands(op, result_type.element_type), result_type).result
+    lhs, rhs = _operands(op, result_type.element_type)
+    return REMAINDERS[op.name.split(".")[2]](lhs, checked_divisor(rhs), result_type).result
 
 
-@converts("torch.aten.div.Tensor_mode", "torch.aten.div.Scalar_mode", makes=(ew.DivOp, ew.FloorDivOp, ew.TruncOp))
+@converts("torch.aten.div.Tensor_mode", "torch.aten.div.Scalar_mode",
+          makes=(ew.DivOp, ew.FloorDivOp, ew.TruncOp, check.CheckNonzeroOp))
 def div_rounding(op):
     """rounding_mode "floor" is floor_div; "trunc" is integer division as is, trunc(x / y) for floats."""
     result_type = op.result_type()
     lhs, rhs = op.tensor("self_"), op.tensor("other") if op.name.endswith("Tensor_mode") else splat(op.float("other"), result_type.element_type)
-    lhs, rhs = cast_to(lhs, result_type.element_type), cast_to(rhs, result_type.element_type)
+    lhs, rhs = cast_to(lhs, result_type.element_type), checked_divisor(cast_to(rhs, result_type.element_type))
     mode = None if op.is_none("rounding_mode") else op.str("rounding_mode")
     if mode == "floor":
         return ew.FloorDivOp(lhs, rhs, result_type).result

@@ -22,6 +22,7 @@ from ..registry import Pass, PassFailure, register
 # Importing a family's module registers its lowerings in LOWERINGS.
 from . import (  # noqa: F401
     bitwise,
+    check,
     complex,
     compute,
     data,

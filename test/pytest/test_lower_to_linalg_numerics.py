@@ -233,6 +233,9 @@ op("elementwise", "fmod_special", "fmod",
 op("elementwise", "remainder_special", "remainder",
    [np.array([3.0, 3.0, NAN, -0.0], np.float32), np.array([0.0, NAN, 2.0, 2.0], np.float32)], torch.remainder)
 # All four quadrants, both axes, an infinite coordinate, NaN.
+# A divisor with no zero passes its check unchanged (a zero fails the call: test_integer_division_by_zero.py).
+op("elementwise", "check_nonzero_passes_the_divisor", "check_nonzero", [np.array([[3, -1], [7, 2**40]], np.int64)],
+   lambda divisor: divisor)
 ATAN2_Y = np.array([1.0, 1.0, -1.0, -1.0, 0.0, 2.0, -2.0, 0.0, -INF, 1.0, NAN, 1.0], np.float32)
 ATAN2_X = np.array([1.0, -1.0, 1.0, -1.0, -1.0, 0.0, 0.0, 3.0, 1.0, INF, 1.0, NAN], np.float32)
 op("elementwise", "atan2_quadrants", "atan2", [ATAN2_Y, ATAN2_X], torch.atan2)

@@ -13,8 +13,11 @@ func.func @pow_scalar_base(%arg0: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[
 
 // -----
 
+/// An integer divisor is checked for zeros at each call (torch raises ZeroDivisionError).
+
 // CHECK-LABEL: func.func @remainder_int
-// CHECK: "mlc.remainder"(%arg0, %arg1) : (tensor<3x4xi64>, tensor<4xi64>) -> tensor<3x4xi64>
+// CHECK: %[[D:.*]] = "mlc.check_nonzero"(%arg1) : (tensor<4xi64>) -> tensor<4xi64>
+// CHECK: "mlc.remainder"(%arg0, %[[D]]) : (tensor<3x4xi64>, tensor<4xi64>) -> tensor<3x4xi64>
 func.func @remainder_int(%arg0: !torch.vtensor<[3,4],si64>, %arg1: !torch.vtensor<[4],si64>) -> !torch.vtensor<[3,4],si64> {
   %0 = torch.aten.remainder.Tensor %arg0, %arg1 : !torch.vtensor<[3,4],si64>, !torch.vtensor<[4],si64> -> !torch.vtensor<[3,4],si64>
   return %0 : !torch.vtensor<[3,4],si64>
@@ -23,7 +26,8 @@ func.func @remainder_int(%arg0: !torch.vtensor<[3,4],si64>, %arg1: !torch.vtenso
 // -----
 
 // CHECK-LABEL: func.func @floor_divide_int
-// CHECK: "mlc.floor_div"(%arg0, %arg1) : (tensor<3x4xi64>, tensor<4xi64>) -> tensor<3x4xi64>
+// CHECK: %[[D:.*]] = "mlc.check_nonzero"(%arg1)
+// CHECK: "mlc.floor_div"(%arg0, %[[D]]) : (tensor<3x4xi64>, tensor<4xi64>) -> tensor<3x4xi64>
 func.func @floor_divide_int(%arg0: !torch.vtensor<[3,4],si64>, %arg1: !torch.vtensor<[4],si64>) -> !torch.vtensor<[3,4],si64> {
   %str = torch.constant.str "floor"
   %0 = torch.aten.div.Tensor_mode %arg0, %arg1, %str : !torch.vtensor<[3,4],si64>, !torch.vtensor<[4],si64>, !torch.str -> !torch.vtensor<[3,4],si64>
@@ -32,13 +36,40 @@ func.func @floor_divide_int(%arg0: !torch.vtensor<[3,4],si64>, %arg1: !torch.vte
 
 // -----
 
+/// A float divisor is not checked: x / 0 is inf or NaN, as in eager. Nor is a constant
+/// divisor with no zero.
+
 // CHECK-LABEL: func.func @div_trunc
+// CHECK-NOT: mlc.check_nonzero
 // CHECK: %[[Q:.*]] = "mlc.div"(%arg0, %arg1)
 // CHECK: "mlc.trunc"(%[[Q]])
 func.func @div_trunc(%arg0: !torch.vtensor<[3,4],f32>, %arg1: !torch.vtensor<[4],f32>) -> !torch.vtensor<[3,4],f32> {
   %str = torch.constant.str "trunc"
   %0 = torch.aten.div.Tensor_mode %arg0, %arg1, %str : !torch.vtensor<[3,4],f32>, !torch.vtensor<[4],f32>, !torch.str -> !torch.vtensor<[3,4],f32>
   return %0 : !torch.vtensor<[3,4],f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @fmod_by_a_constant
+// CHECK-NOT: mlc.check_nonzero
+// CHECK: "mlc.fmod"
+func.func @fmod_by_a_constant(%arg0: !torch.vtensor<[3,4],si64>) -> !torch.vtensor<[3,4],si64> {
+  %int3 = torch.constant.int 3
+  %0 = torch.aten.fmod.Scalar %arg0, %int3 : !torch.vtensor<[3,4],si64>, !torch.int -> !torch.vtensor<[3,4],si64>
+  return %0 : !torch.vtensor<[3,4],si64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @floor_divide_by_a_constant_zero
+// CHECK: %[[D:.*]] = "mlc.check_nonzero"
+// CHECK: "mlc.floor_div"(%arg0, %[[D]])
+func.func @floor_divide_by_a_constant_zero(%arg0: !torch.vtensor<[3,4],si64>) -> !torch.vtensor<[3,4],si64> {
+  %int0 = torch.constant.int 0
+  %str = torch.constant.str "floor"
+  %0 = torch.aten.div.Scalar_mode %arg0, %int0, %str : !torch.vtensor<[3,4],si64>, !torch.int, !torch.str -> !torch.vtensor<[3,4],si64>
+  return %0 : !torch.vtensor<[3,4],si64>
 }
 
 // -----

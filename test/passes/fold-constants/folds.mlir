@@ -165,3 +165,17 @@ func.func @large_result_is_a_blob() -> tensor<13x5xi8> {
     }
   }
 #-}
+
+// -----
+
+/// A check of a constant divisor with no zero is the divisor.
+
+// CHECK-LABEL: func.func @fold_check_of_nonzero_constant
+// CHECK-NOT: mlc.check_nonzero
+// CHECK: "mlc.floor_div"
+func.func @fold_check_of_nonzero_constant(%x: tensor<2xi64>) -> tensor<2xi64> {
+  %c = "mlc.constant"() {value = dense<[3, -2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %d = "mlc.check_nonzero"(%c) : (tensor<2xi64>) -> tensor<2xi64>
+  %y = "mlc.floor_div"(%x, %d) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  return %y : tensor<2xi64>
+}

@@ -69,3 +69,16 @@ func.func @no_fold_bool_arithmetic() -> tensor<2xi1> {
   %c = "mlc.add"(%a, %a) : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
   return %c : tensor<2xi1>
 }
+
+// -----
+
+/// A check of a constant divisor with a zero stays, to fail each call as eager does.
+
+// CHECK-LABEL: func.func @no_fold_check_of_a_zero
+// CHECK: "mlc.check_nonzero"
+func.func @no_fold_check_of_a_zero(%x: tensor<2xi64>) -> tensor<2xi64> {
+  %c = "mlc.constant"() {value = dense<[3, 0]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %d = "mlc.check_nonzero"(%c) : (tensor<2xi64>) -> tensor<2xi64>
+  %y = "mlc.floor_div"(%x, %d) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  return %y : tensor<2xi64>
+}
