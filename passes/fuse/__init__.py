@@ -20,6 +20,7 @@ import math
 
 from torch_mlir import ir
 
+from ...dialects.compute_ops import Conv2dOp, Conv3dOp, spatial_dims
 from ...dialects.data_ops import ConstantOp
 from ...dialects.facts import Declined, FusionKind
 from ...dialects.fusion_ops import FusionGroupOp, YieldOp
@@ -77,7 +78,25 @@ def build_graph(ops: list[ir.Operation], isolated: frozenset = frozenset(), alon
     shapes = [tuple(op.results[0].type.shape) for op in ops]
     kinds = [FusionKind.OPAQUE if type(op.opview) in isolated or (alone is not None and alone(op)) else op.opview.fusion()
              for op in ops]
-    return Graph(kinds, successors, shapes, [_takes_part(op, kind) for op, kind in zip(ops, kinds)])
+    return Graph(kinds, successors, shapes, [_takes_part(op, kind) for op, kind in zip(ops, kinds)],
+                 [_grouped_convolution(op) for op in ops])
+
+
+def _grouped_convolution(op: ir.Operation) -> bool:
+    """A 2-D or 3-D convolution of several groups that is not depthwise (one input and one
+    output channel per group): its lowering is a grouped linalg convolution whose result
+    is reshaped back to channels, which IREE 3.13 could not tile beside a broadcast
+    consumer (`F.conv2d(x, w, groups=3) + y` with y of [1, 1, 1]: seed 130036)."""
+    view = op.opview
+    if not isinstance(view, (Conv2dOp, Conv3dOp)):
+        return False
+    groups = ir.IntegerAttr(view.attributes["groups"]).value
+    if isinstance(view, Conv2dOp):  # NCHW or NHWC
+        layout = ir.StringAttr(view.attributes["layout"]).value
+        channels, filters = (spatial_dims(v.type.shape, layout)[1] for v in (view.input, view.result))
+    else:  # NCDHW
+        channels, filters = view.input.type.shape[1], view.result.type.shape[1]
+    return groups > 1 and not groups == channels == filters
 
 
 def _takes_part(op: ir.Operation, kind: FusionKind) -> bool:

@@ -21,6 +21,7 @@ class Graph:
     successors: list[list[int]]  # SINK (-1) for uses outside the graph
     shapes: list[tuple] | None = None  # result shapes; None: all alike
     takes_part: list[bool] | None = None  # injective ops whose result is part of their input (slices)
+    elementwise_only: list[bool] | None = None  # conv/matmul-like ops that take no broadcast consumer
 
 
 def post_dominators(graph: Graph) -> list[int]:
@@ -98,7 +99,11 @@ def _can_fuse(groups: _Groups, graph: Graph, node: int, dominator: int, phase: i
         # squeeze-excite scale) would make IREE recompute the conv per element.
         same_space = graph.shapes is None or all(
             graph.shapes[n] == graph.shapes[node] for n in _paths_between(graph, node, dominator) + [dominator])
-        return phase == 0 and max(inner + [target]) <= OpKind.BROADCAST and same_space
+        # A grouped convolution (graph.elementwise_only) takes no broadcast consumer: IREE
+        # 3.13 cannot tile such a dispatch ("write affecting operations on global
+        # resources are restricted to workgroup distributed contexts").
+        widest = OpKind.ELEMENTWISE if graph.elementwise_only and graph.elementwise_only[node] else OpKind.BROADCAST
+        return phase == 0 and max(inner + [target]) <= widest and same_space
     if kind <= OpKind.BROADCAST:
         # into any fusable consumer, through injective ops only
         return target != OpKind.OPAQUE and all(k <= OpKind.INJECTIVE for k in inner)

@@ -61,6 +61,13 @@ FOUND = {
     # seed 90089: IREE folded the unsqueeze into the 0-d slice it made (compile error at -O0, -O1)
     "a one-element slice unsqueezed past its input's rank": (
         lambda x, w: (x[0:1:2].unsqueeze(0), torch.nn.functional.linear(x[0:1:2], w)), (torch.randn(4), torch.randn(3, 1))),
+    # seed 130036: IREE could not tile a grouped convolution beside a broadcast add (compile error at -O2)
+    "a grouped conv2d plus a broadcast value": (
+        lambda x, w, b, y: torch.nn.functional.conv2d(x, w, b, stride=2, padding=1, groups=6) + y,
+        (torch.randn(1, 6, 4, 2), torch.randn(12, 1, 3, 3), torch.randn(12), torch.randn(1, 1, 1))),
+    "a grouped conv3d plus a broadcast value": (
+        lambda x, w, y: torch.nn.functional.conv3d(x, w, padding=1, groups=3) + y,
+        (torch.randn(1, 6, 4, 4, 4), torch.randn(12, 2, 3, 3, 3), torch.randn(1, 1, 1, 1))),
 }
 
 
