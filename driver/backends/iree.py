@@ -62,10 +62,10 @@ GPU_RUNS_ALONE, GPU_LEFT_OUTSIDE = ("im2col", "transpose"), ("concat",)
 # pack that IREE fuses into the producing dispatch, or gives a dispatch of its own), and
 # -O2 vectorizes floating-point reductions (softmax, norms) and fuses more. Both work
 # inside mlc's dispatch regions. BERT-base: 409 -> 152 ms on a 2-core Xeon (README).
+DATA_TILING_FLAGS = ["--iree-opt-level=O2", "--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all"]
 # mlc's run-time checks (`cf.assert`: an integer divisor with a zero, mlc.check_nonzero)
 # fail the call; IREE's -O2 strips assertions otherwise, and 8 // 0 gave 8.
 KEEP_CHECKS = "--iree-opt-strip-assertions=false"
-DATA_TILING_FLAGS = ["--iree-opt-level=O2", "--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all"]
 
 
 def host_array(array) -> np.ndarray:
