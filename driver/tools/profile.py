@@ -181,7 +181,7 @@ def profile(vmfb: bytes, inputs: list[np.ndarray], *, planned: list[PlannedDispa
             flags.append(f"--input=@{folder / f'input{i}.npy'}")
         _run("iree-benchmark-module", flags)
         events = _run("iree-profile", ["dispatch", "--dispatch_events", "--format=jsonl", str(folder / "run.ireeprof")])
-    return _summarize(events, getattr(vmfb, "statistics", {}).get("main dispatches", []), planned)
+    return _summarize(events, getattr(vmfb, "statistics", {}).get("main dispatches", []), planned, runs=calls + 1)
 
 
 def _run(tool: str, arguments: list[str]) -> str:
@@ -192,13 +192,18 @@ def _run(tool: str, arguments: list[str]) -> str:
     return done.stdout
 
 
-def _summarize(jsonl: str, scheduled: list[str], planned: list[PlannedDispatch]) -> Profile:
+def _summarize(jsonl: str, scheduled: list[str], planned: list[PlannedDispatch], runs: int = 0) -> Profile:
+    """The dispatches of `runs` calls (0: one submission each). A call submits its work
+    once, or once more after each run-time check (mlc.check_nonzero: the host reads a flag
+    between two submissions): consecutive submissions make one call when they divide evenly."""
     events = [json.loads(line) for line in jsonl.splitlines() if line.startswith("{")]
     events = [e for e in events if e.get("type") == "host_dispatch_event"]
-    by_call = collections.defaultdict(list)
+    by_submission = collections.defaultdict(list)
     for event in events:
-        by_call[event["submission_id"]].append(event)
-    calls = [sorted(by_call[s], key=lambda e: e["command_index"]) for s in sorted(by_call)]
+        by_submission[event["submission_id"]].append(event)
+    submissions = [sorted(by_submission[s], key=lambda e: e["command_index"]) for s in sorted(by_submission)]
+    per_call = len(submissions) // runs if runs and len(submissions) % runs == 0 else 1
+    calls = [sum(submissions[i:i + per_call], []) for i in range(0, len(submissions), per_call)]
     calls = [c for c in calls if len(c) == len(calls[-1])][1:]  # same program each time; the first is cold
     if not calls:
         raise UserError("profiling failed: IREE's profiler recorded no call of main")

@@ -32,6 +32,21 @@ def test_every_dispatch_is_matched_to_the_plan():
     assert "fusion group" in str(profile) and profile.to_dict()["calls"] == 5
 
 
+class Divides(torch.nn.Module):
+    def forward(self, a, b):
+        return (a // b).float().relu() * 2
+
+
+def test_a_call_with_a_run_time_check_is_one_call():
+    """The divisor's check reads a flag on the host between two submissions of one call:
+    the profile still lists the call's every dispatch, the check's reduction included."""
+    a, b = torch.randint(1, 9, (64, 64)), torch.randint(1, 9, (64, 64))
+    compiled = mlc.compile(Divides(), (a, b))
+    profile = compiled.profile(a, b, calls=3)
+    assert len(profile.dispatches) == compiled.report["dispatches"] == 2
+    assert profile.to_dict()["calls"] == 3
+
+
 def test_profile_checks_its_inputs_and_target():
     model, x = models.make_mlp(), torch.randn(8, 64)
     compiled = mlc.compile(model, (x,))
