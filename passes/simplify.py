@@ -21,7 +21,7 @@ after this pass, which merges the duplicate ops a simplification exposes.
 from torch_mlir import ir
 
 from ..dialects import data_ops, shape_ops
-from ..dialects.elementwise_ops import AddOp, DivOp, MaximumOp, MinimumOp, MulOp, SubOp
+from ..dialects.elementwise_ops import AddOp, DivOp, MaximumOp, MinimumOp, MulOp, SelectOp, SubOp
 from ..dialects.op_base import DYNAMIC, i64_array, is_float, is_integer
 from .constant_values import splat_of
 from .graph import composed, defining, i64_array_attr, splat
@@ -62,6 +62,12 @@ def of_itself(op):
     only copies, which its SPIR-V code generation refuses ("failed to legalize
     hal.interface.binding.subspan"; found by test/fuzz)."""
     return op.lhs if op.lhs == op.rhs and op.lhs.type == op.result.type else None
+
+
+def same_either_way(op):
+    """select(c, x, x) is x, where the condition stretches nothing. IREE folds it to the
+    same copy-only dispatch as max(x, x) (random programs, seed 140026)."""
+    return op.on_true if op.on_true == op.on_false and op.on_true.type == op.result.type else None
 
 
 def sub_zero(op):
@@ -217,6 +223,7 @@ PATTERNS = [
     Identity(DivOp, "x / 1", div_one),
     Identity(MaximumOp, "max(x, x)", of_itself),
     Identity(MinimumOp, "min(x, x)", of_itself),
+    Identity(SelectOp, "select(c, x, x)", same_either_way),
     Simpler(shape_ops.TransposeOp, "transpose of transpose", transpose_of_transpose, one_transpose),
     Identity(shape_ops.TransposeOp, "identity transpose", identity_transpose),
     Simpler(shape_ops.ReshapeOp, "reshape of reshape", reshape_of_reshape, one_reshape),

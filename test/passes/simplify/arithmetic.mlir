@@ -106,3 +106,20 @@ func.func @max_and_min_of_itself(%x: tensor<4x2xf32>, %y: tensor<4x2xf32>) -> (t
   %2 = "mlc.maximum"(%x, %y) : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
   return %0, %1, %2 : tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>
 }
+
+// -----
+
+/// select(c, x, x) is x, for the same reason (seed 140026). It stays where the condition
+/// stretches x, and where the two values differ.
+
+// CHECK-LABEL: func.func @select_of_one_value
+// CHECK-SAME: (%[[C:.*]]: tensor<4x2xi1>, %[[X:.*]]: tensor<4x2xf32>, %[[Y:.*]]: tensor<4x2xf32>, %[[C3:.*]]: tensor<3x4x2xi1>)
+// CHECK-NEXT: %[[S:.*]] = "mlc.select"(%[[C]], %[[X]], %[[Y]])
+// CHECK-NEXT: %[[B:.*]] = "mlc.select"(%[[C3]], %[[X]], %[[X]])
+// CHECK-NEXT: return %[[X]], %[[S]], %[[B]]
+func.func @select_of_one_value(%c: tensor<4x2xi1>, %x: tensor<4x2xf32>, %y: tensor<4x2xf32>, %c3: tensor<3x4x2xi1>) -> (tensor<4x2xf32>, tensor<4x2xf32>, tensor<3x4x2xf32>) {
+  %0 = "mlc.select"(%c, %x, %x) : (tensor<4x2xi1>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %1 = "mlc.select"(%c, %x, %y) : (tensor<4x2xi1>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %2 = "mlc.select"(%c3, %x, %x) : (tensor<3x4x2xi1>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<3x4x2xf32>
+  return %0, %1, %2 : tensor<4x2xf32>, tensor<4x2xf32>, tensor<3x4x2xf32>
+}
