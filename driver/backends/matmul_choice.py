@@ -46,9 +46,17 @@ MIN_WEIGHT_BYTES = 512 << 10
 MAX_MEASURED_WEIGHT = 32 << 20  # bytes
 # The library must be at least this much faster to be chosen: the timings are noisy.
 MARGIN = 0.9
-ROUNDS, CALLS = 5, 2
+ROUNDS, CALLS = 15, 2
+# A single row is timed on copies of its weight that together take this much (at most
+# MAX_COPIES), one product per copy, one dispatch after another in one call, as a decode
+# step runs them: each weight read once, from far caches or memory. Timed one call per
+# product on one weight, the call's own cost and a weight kept in the core's cache hid
+# the kernels' difference: Llama's bf16 2048x768 timed 0.17 ms on either kernel, and in
+# a decode step IREE's took 138 us, the library's 90 (Intel Xeon).
+COLD_BYTES = 32 << 20
+MAX_COPIES = 16
 # Part of the timings' key: a new way of measuring measures every shape again.
-METHOD = 2  # 2: real weights for both kernels, blocks of columns
+METHOD = 3  # 2: real weights for both kernels, blocks of columns; 3: single rows on copies in one call
 WORKGROUPS = 2  # blocks of columns per library matmul: one per IREE worker on 2 cores
 
 
@@ -164,13 +172,21 @@ class Measurements:
         os.replace(temporary, self.path)
 
 
-def _varied_values(k: int, n: int, operands: str) -> np.ndarray:
-    """A weight's values, exact in bf16 and int8."""
-    steps = np.arange(k * n).reshape(k, n) % 7
+def copies(shape: str) -> int:
+    """How many copies of its weight a shape is timed on (see COLD_BYTES)."""
+    if library_matmuls.parse_key(shape)[0] != 1:
+        return 1
+    return max(1, min(MAX_COPIES, -(-COLD_BYTES // weight_bytes(shape))))
+
+
+def _varied_values(k: int, n: int, operands: str, copy: int = 0) -> np.ndarray:
+    """A weight's values, exact in bf16 and int8; each copy its own (IREE would keep
+    one of equal constants)."""
+    steps = (np.arange(k * n).reshape(k, n) + copy) % 7
     return (steps - 3).astype(np.int8) if operands == "i8" else (steps * 0.125).astype(np.float32)
 
 
-def _varied_weight(k: int, n: int, operands: str) -> ir.DenseElementsAttr:
+def _varied_weight(k: int, n: int, operands: str, copy: int = 0) -> ir.DenseElementsAttr:
     """A weight held in a buffer, as a model's is, for both kernels. A splat is cheaper
     to compile, but IREE inlines it into the dispatch: its kernel then reads no weight
     from memory (GPT-2's head, timed on 10912 columns, took 8.1 ms on IREE's kernel
@@ -178,7 +194,7 @@ def _varied_weight(k: int, n: int, operands: str) -> ir.DenseElementsAttr:
     folds a bf16 matmul by a splat (0.28 ms for 64x768x3072, 1 TFLOP/s), and the
     library gets no buffer for a bf16 splat ("Unable to resolve all strided buffer
     descriptors")."""
-    values = _varied_values(k, n, operands)
+    values = _varied_values(k, n, operands, copy)
     if operands == "bf16":
         return ir.DenseElementsAttr.get(values.astype(ml_dtypes.bfloat16).view(np.uint16), type=ir.BF16Type.get())
     return ir.DenseElementsAttr.get(values)
@@ -193,8 +209,9 @@ def _zero_product(a: ir.Value, b: ir.Value, c_type: ir.RankedTensorType) -> ir.V
 def benchmark_module(shapes: list[str]) -> ir.Module:
     """For each shape, `iree_<i>` (IREE's kernel: in a matmul region, as mlc's groups
     are in f32, or left to IREE's dispatch formation, as mlc leaves bf16 and int8
-    matmuls) and `library_<i>` (the library's region), each multiplying its input by a
-    constant weight."""
+    matmuls) and `library_<i>` (the library's region). Each takes `copies` inputs
+    stacked ([copies * M, K]) and multiplies each by its own constant weight, returning
+    the `copies` products (each input its own, so that IREE fuses no two)."""
     from ...dialects import make_context
 
     context = make_context()
@@ -205,22 +222,30 @@ def benchmark_module(shapes: list[str]) -> ir.Module:
             for i, shape in enumerate(shapes):
                 m, k, n, operands = library_matmuls.parse_key(shape)
                 narrow = operands != "f32"
-                a_type = ir.RankedTensorType.get([m, k], library_matmuls.element_type(operands))
+                count = copies(shape)
+                stacked = ir.RankedTensorType.get([count * m, k], library_matmuls.element_type(operands))
                 c_type = ir.RankedTensorType.get([m, n], library_matmuls.result_type(operands))
-                weight = _varied_weight(k, n, operands)
+                weights = [_varied_weight(k, n, operands, copy) for copy in range(count)]
                 for variant in ("iree", "library"):
-                    @func.FuncOp.from_py_func(a_type, name=f"{variant}_{i}")
-                    def body(a, variant=variant, weight=weight, c_type=c_type, narrow=narrow):
-                        b = arith.constant(weight.type, weight)
-                        if variant == "library":
-                            return library_matmuls.library_region(a, b, WORKGROUPS)
-                        if narrow:
-                            return _zero_product(a, b, c_type)
-                        region, block = iree_flow.dispatch_region(c_type, [])
-                        with ir.InsertionPoint(block):
-                            iree_flow.flow_return(_zero_product(a, b, c_type))
-                        return region.results[0]
+                    @func.FuncOp.from_py_func(stacked, name=f"{variant}_{i}")
+                    def body(inputs, variant=variant, m=m, k=k, c_type=c_type, narrow=narrow, weights=weights):
+                        return tuple(_product(variant, tensor.extract_slice(
+                            ir.RankedTensorType.get([m, k], inputs.type.element_type), inputs, [], [], [],
+                            [copy * m, 0], [m, k], [1, 1]), arith.constant(weight.type, weight), c_type, narrow)
+                            for copy, weight in enumerate(weights))
     return module
+
+
+def _product(variant: str, a: ir.Value, b: ir.Value, c_type: ir.RankedTensorType, narrow: bool) -> ir.Value:
+    """a @ b on the library, or on IREE's kernel as mlc's executables run it there."""
+    if variant == "library":
+        return library_matmuls.library_region(a, b, WORKGROUPS)
+    if narrow:
+        return _zero_product(a, b, c_type)
+    region, block = iree_flow.dispatch_region(c_type, [])
+    with ir.InsertionPoint(block):
+        iree_flow.flow_return(_zero_product(a, b, c_type))
+    return region.results[0]
 
 
 def _input(rng: np.random.Generator, m: int, k: int, operands: str) -> np.ndarray:
@@ -239,8 +264,8 @@ def _check(shape: str, kernel: str, result, expected: np.ndarray) -> None:
 
 
 def measure(shapes: list[str]) -> dict:
-    """Times each shape on IREE's kernel and on the library: the fastest of interleaved
-    rounds. Other work on the machine only adds time, and the choice is kept on disk: a
+    """Times each shape on IREE's kernel and on the library, per product (a call makes one
+    on each copy of the weight): the fastest of interleaved rounds. Other work on the machine only adds time, and the choice is kept on disk: a
     median measured while the machine was busy once put a 64x512x2048 matmul on the
     library (6.0 against IREE's 7.0 ms, where IREE takes 1 ms on an idle EPYC)."""
     from . import iree as iree_backend
@@ -252,19 +277,23 @@ def measure(shapes: list[str]) -> dict:
     results = {}
     for i, shape in enumerate(shapes):
         m, k, n, operands = library_matmuls.parse_key(shape)
-        a = _input(rng, m, k, operands)
-        kernels = {"iree": functions[f"iree_{i}"], "library": functions[f"library_{i}"]}
+        count = copies(shape)
+        a = _input(rng, count * m, k, operands)
+        kernels = {name: functions[f"{name}_{i}"] for name in ("iree", "library")}
         exact = a.astype(np.float64)  # f64 holds every int8 sum and bf16 product exactly
-        expected = exact @ _varied_values(k, n, operands).astype(np.float64)
         for name, kernel in kernels.items():
-            _check(shape, name, kernel(a), expected)
+            products = kernel(a)
+            for copy, product in enumerate(products if count > 1 else [products]):
+                expected = exact[copy * m:(copy + 1) * m] @ _varied_values(k, n, operands, copy).astype(np.float64)
+                _check(shape, name, product, expected)
         times = {name: [] for name in kernels}
         for _ in range(ROUNDS):
             for name, kernel in kernels.items():
                 kernel(a)  # the first call after the other kernel's pays for cold caches
                 start = time.perf_counter()
                 for _ in range(CALLS):
-                    kernel(a).to_host()
-                times[name].append((time.perf_counter() - start) / CALLS)
+                    products = kernel(a)
+                    (products[-1] if count > 1 else products).to_host()
+                times[name].append((time.perf_counter() - start) / CALLS / count)
         results[shape] = {f"{name} ms": round(min(t) * 1e3, 4) for name, t in times.items()}
     return results

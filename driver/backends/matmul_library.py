@@ -25,12 +25,12 @@ from pathlib import Path
 import iree.runtime
 
 from ...errors import UserError
-from ...passes.library_matmuls import FUNCTIONS, parse_key
+from ...passes.library_matmuls import FUNCTIONS, column_blocks, parse_key
 from .. import atomic_file
 from ..executable_cache import ExecutableCache, cpu_fields
 
 NATIVE = Path(__file__).parent / "native"
-SOURCES = (NATIVE / "mlc_matmul.c", NATIVE / "gemv_s8_vnni.h", NATIVE / "iree_executable_plugin.h")
+SOURCES = (NATIVE / "mlc_matmul.c", NATIVE / "gemv_bf16.h", NATIVE / "gemv_s8_vnni.h", NATIVE / "iree_executable_plugin.h")
 MKL_LIBRARIES = ("mkl_intel_lp64", "mkl_sequential", "mkl_core")
 PLUGIN_FLAG = "--executable_plugin"
 
@@ -150,13 +150,28 @@ def mkl_kernel(operands: str) -> str:
 
 def kernel_of(shape: str) -> str:
     """What runs the library matmul of `shape` (a library_matmuls.shape_key) on this CPU:
-    a single int8 row runs on the plugin's own VNNI kernel (native/gemv_s8_vnni.h, which
-    checks the same flags), everything else on MKL."""
-    m, k, _, operands = parse_key(shape)
+    a single row runs on the plugin's own kernels where the CPU has their instructions
+    (native/gemv_bf16.h and gemv_s8_vnni.h, which check the same flags), everything
+    else on MKL."""
+    m, k, n, operands = parse_key(shape)
     flags = _cpu_flags()
     if operands == "i8" and m == 1 and k <= 65535 and {"avx512_vnni", "avx512bw"} <= flags:
         return "mlc VNNI"
+    if operands == "bf16" and m == 1 and {"avx512_bf16", "avx512bw"} <= flags and _bf16_kernel_suits(n):
+        return "mlc AVX-512-BF16"
     return f"MKL {mkl_kernel(operands)}"
+
+
+# The widest block of columns the plugin's bf16 row kernel takes (gemv_bf16_suits in
+# native/gemv_bf16.h); MKL reads wider ones faster.
+BF16_ROW_KERNEL_COLUMNS = 8192
+
+
+def _bf16_kernel_suits(n: int) -> bool:
+    """Whether each workgroup's block of a single bf16 row's `n` columns is narrow enough."""
+    from .matmul_choice import WORKGROUPS
+
+    return column_blocks(n, WORKGROUPS)[0] <= BF16_ROW_KERNEL_COLUMNS
 
 
 # MKL_ENABLE_INSTRUCTIONS levels without VNNI (AVX2_E1 and AVX512_E1 add it).

@@ -187,6 +187,28 @@ def test_int8_single_rows_on_the_vnni_kernel_sum_exactly():
         np.testing.assert_allclose(np.asarray(on(x)), np.asarray(off(x)), rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.iree
+def test_bf16_single_rows_on_the_row_kernel_sum_as_iree_does():
+    """A single bf16 row runs on the plugin's own kernel (gemv_bf16.h) where the CPU has
+    AVX-512-BF16: rows in fours with a remainder (75 = 4 x 18 + 3, 130 = 4 x 32 + 2),
+    columns in 32s with a masked remainder (130, 67, split between workgroups). Weights of
+    +-1 and activations in eighths keep every product and sum exact in f32, so both
+    kernels agree exactly whatever their order of summation."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(75, 130), torch.nn.ReLU(), torch.nn.Linear(130, 67))
+    with torch.no_grad():
+        for layer in (model[0], model[2]):
+            layer.weight.copy_(torch.sign(layer.weight))
+            layer.bias.copy_(torch.round(layer.bias * 8) / 8)
+    x = torch.randint(-8, 9, (1, 75)) / 8.0
+    on = mlc.compile(model, (x,), precision="bf16", **ON)
+    off = mlc.compile(model, (x,), precision="bf16", target_options={"matmul-library": False})
+    assert library_shapes(on) == ["1x75x130xbf16", "1x130x67xbf16"]
+    expected = np.asarray(off(x))
+    assert np.abs(expected).max() > 1  # not a row of zeros
+    np.testing.assert_array_equal(np.asarray(on(x)), expected)
+
+
 def test_int8_stays_on_iree_where_mkl_would_saturate(monkeypatch):
     """Without VNNI, MKL's int8 GEMM sums byte pairs in saturating 16 bits: no int8
     matmul goes to the library there, even with the option on."""
@@ -289,7 +311,8 @@ def test_a_process_whose_cpu_driver_lacks_the_plugin_keeps_every_matmul_on_iree(
 
 
 def test_kernel_of_names_what_runs_each_library_shape(monkeypatch):
-    """A single int8 row on the plugin's VNNI kernel, where the CPU has it; MKL otherwise."""
+    """A single int8 row on the plugin's VNNI kernel and a single bf16 row of at most 8192
+    columns per block on its AVX-512-BF16 kernel, where the CPU has them; MKL otherwise."""
     monkeypatch.delenv("MKL_ENABLE_INSTRUCTIONS", raising=False)
     monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx512f", "avx512bw", "avx512_vnni"})
     assert matmul_library.kernel_of("1x768x3072xi8") == "mlc VNNI"
@@ -297,6 +320,10 @@ def test_kernel_of_names_what_runs_each_library_shape(monkeypatch):
     assert matmul_library.kernel_of("1x768x3072") == "MKL AVX-512"
     monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx512f", "amx_int8", "amx_bf16"})
     assert matmul_library.kernel_of("1x768x3072xi8") == "MKL AMX"
+    monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx512f", "avx512bw", "avx512_bf16", "amx_bf16"})
+    assert matmul_library.kernel_of("1x768x3072xbf16") == "mlc AVX-512-BF16"
+    assert matmul_library.kernel_of("1x768x50257xbf16") == "MKL AMX"  # blocks of 25136 columns: MKL's
+    assert matmul_library.kernel_of("2x768x3072xbf16") == "MKL AMX"
 
 
 def test_only_single_rows_are_measured_for_their_weight():
@@ -305,3 +332,25 @@ def test_only_single_rows_are_measured_for_their_weight():
     assert matmul_choice.is_large_matvec("1x768x3072xi8")
     assert not matmul_choice.is_large_matvec("4x512x1024")
     assert not matmul_choice.is_large_matvec("1x64x256")
+
+
+def test_single_rows_are_timed_on_cold_copies_of_their_weight():
+    """A decode step reads each weight once, from far caches or memory: a single row is
+    timed on copies of its weight that together take COLD_BYTES (at most MAX_COPIES),
+    one copy per call. Several rows are timed on one weight."""
+    assert matmul_choice.copies("1x768x2304xbf16") == 10  # 3.4 MiB each
+    assert matmul_choice.copies("1x768x768xi8") == matmul_choice.MAX_COPIES
+    assert matmul_choice.copies("1x4096x4096xbf16") == 1  # 32 MiB
+    assert matmul_choice.copies("128x768x3072") == 1
+
+
+@pytest.mark.iree
+def test_every_copy_of_a_timed_weight_is_checked():
+    """Each copy has values of its own (IREE would keep one of equal constants), and
+    both kernels' products on each are checked before any is timed."""
+    shape = "1x256x1024xbf16"
+    assert matmul_choice.copies(shape) == matmul_choice.MAX_COPIES
+    assert not np.array_equal(matmul_choice._varied_values(256, 1024, "bf16", 0),
+                              matmul_choice._varied_values(256, 1024, "bf16", 1))
+    measured = matmul_choice.measure([shape])[shape]
+    assert measured["iree ms"] > 0 and measured["library ms"] > 0

@@ -6,7 +6,8 @@
  * mlc's `mlc-library-matmuls` pass emits the calls: each of a dispatch's workgroups
  * passes all of A and its columns of B and C (`iree_codegen.ukernel.generic`, each
  * buffer with its offset and the stride of its outer dimension), so IREE's worker threads share the matmul and MKL runs one
- * thread per call. A single int8 row runs on mlc's own VNNI kernel instead (gemv_s8_vnni.h).
+ * thread per call. A single row runs on mlc's own kernels instead, which read B as it lies:
+ * AVX-512-BF16 for bf16 (gemv_bf16.h), VNNI for int8 (gemv_s8_vnni.h).
  * Load it with `--executable_plugin=libmlc_matmul.so`. */
 
 #include <mkl_cblas.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gemv_bf16.h"
 #include "gemv_s8_vnni.h"
 #include "iree_executable_plugin.h"
 
@@ -50,6 +52,11 @@ static int mlc_gemm_bf16(void* params_ptr, void* context, void* reserved) {
   (void)reserved;
   const mlc_gemm_params_t* p = (const mlc_gemm_params_t*)params_ptr;
   if (p->m == 0 || p->n == 0) return 0;
+  if (p->m == 1 && gemv_bf16_suits(p->n) && gemv_bf16_available()) {
+    gemv_bf16((const uint16_t*)p->a + p->a_offset, (const uint16_t*)p->b + p->b_offset, p->b_stride,
+              (float*)p->c + p->c_offset, p->k, p->n);
+    return 0;
+  }
   cblas_gemm_bf16bf16f32(CblasRowMajor, CblasNoTrans, CblasNoTrans, (MKL_INT)p->m, (MKL_INT)p->n, (MKL_INT)p->k,
                          1.0f, (const MKL_BF16*)p->a + p->a_offset, (MKL_INT)p->a_stride,
                          (const MKL_BF16*)p->b + p->b_offset, (MKL_INT)p->b_stride, 0.0f,
