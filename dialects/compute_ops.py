@@ -12,7 +12,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Result
 
-from .facts import FusionKind, Layout
+from .facts import Declined, FusionKind, Layout
 from .op_base import (
     DYNAMIC,
     MlcOp,
@@ -78,6 +78,39 @@ class MatmulOp(MlcOp, name="matmul", traits=[ext.Pure]):
         expect_shape(self.result, shape, "result")
         if (str(element_type), str(self.result.type.element_type)) not in WIDENING_PRODUCTS:
             expect_element_type(self.result, element_type, "result")
+
+
+class QuantizedMatmulOp(MlcOp, name="quantized_matmul", traits=[ext.Pure]):
+    """`lhs` [M, K] times an int8 `weight` [K, N] with a scale per column: each row of
+    `lhs` quantized at run time (sx = max|row| / 127, q = round(row / sx) in -127..127),
+    summed in int32, then times sx and the column's `scale` (mlc-quantize-int8, for a
+    single row: an LLM's decode step). One op, so that the matmul library runs it in one
+    call, quantizing the row itself; IREE's kernel gets the steps as separate linalg ops."""
+
+    fusion_kind = Declined("its lowering is a reduction, then a matmul: IREE forms their dispatches itself, "
+                           "or the matmul library runs it whole")
+    layout_rule = Layout.FIXED
+
+    lhs: Operand[ir.RankedTensorType]
+    weight: Operand[ir.RankedTensorType]
+    scale: Operand[ir.RankedTensorType]
+    result: Result[ir.RankedTensorType]
+
+    def flops(self) -> int | None:
+        if not (self.result.type.has_static_shape and self.lhs.type.has_static_shape):
+            return None
+        return 2 * math.prod(self.result.type.shape) * self.lhs.type.shape[-1]
+
+    def verify(self):
+        lhs, weight, scale = ranked(self.lhs, "lhs"), ranked(self.weight, "weight"), ranked(self.scale, "scale")
+        if lhs.rank != 2 or str(lhs.element_type) != "f32":
+            raise VerifyError(f"lhs must be f32 rows [M, K], got {lhs}")
+        if weight.rank != 2 or str(weight.element_type) != "i8" or weight.shape[0] != lhs.shape[1]:
+            raise VerifyError(f"weight must be int8 [K, N] with K = {lhs.shape[1]}, got {weight}")
+        if scale.rank != 1 or str(scale.element_type) != "f32" or scale.shape[0] != weight.shape[1]:
+            raise VerifyError(f"scale must be f32 [N] with N = {weight.shape[1]}, got {scale}")
+        expect_shape(self.result, [lhs.shape[0], weight.shape[1]], "result")
+        expect_element_type(self.result, lhs.element_type, "result")
 
 
 def window_output_size(size, kernel, stride, pad_low, pad_high, dilation, ceil_mode=False) -> int:

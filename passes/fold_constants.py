@@ -392,6 +392,7 @@ DECLINED = {
     data.ConstantOp: Declined("it is the result of folding"),
     data.IotaOp: Declined("its sizes are operands, known at run time (dynamic shapes)"),
     compute.Conv2dOp: Declined("a convolution of constants does not occur in models; numpy has no convolution"),
+    compute.QuantizedMatmulOp: Declined("made by mlc-quantize-int8 after the last folding, of a run-time row"),
     compute.MaxPool2dOp: Declined("pooling of constants does not occur in models"),
     compute.AvgPool2dOp: Declined("pooling of constants does not occur in models"),
     compute.Conv3dOp: Declined("a convolution of constants does not occur in models; numpy has no convolution"),

@@ -29,16 +29,23 @@ from torch_mlir.dialects import arith, tensor
 from ..dialects import iree_flow
 from ..dialects.op_base import DYNAMIC
 from .lower_to_linalg import builders
+from .lower_to_linalg.compute import QUANTIZED_STEP
 from .registry import Pass, register
 
 SGEMM = "mlc_sgemm"
 # The plugin's function for each operand type (`shape_key`'s suffix).
 FUNCTIONS = {"f32": SGEMM, "bf16": "mlc_gemm_bf16", "i8": "mlc_gemm_s8"}
+# Its function for a lowered mlc.quantized_matmul of one row: the f32 row in, quantized
+# inside the call, the int8 product rescaled to f32.
+QUANTIZING_ROW = "mlc_matvec_s8_quantizing"
+PLUGIN_FUNCTIONS = (*FUNCTIONS.values(), QUANTIZING_ROW)
+# The `shape_key` kind of such a row: f32 in, int8 weights, f32 out.
+QUANTIZED = "q8"
 
 
 def shape_key(m: int, k: int, n: int, operands: str = "f32") -> str:
     """`MxKxN` for f32 operands, `MxKxNxbf16` or `MxKxNxi8` for narrower ones (as MLIR
-    writes a type)."""
+    writes a type), `MxKxNxq8` for a quantized row (QUANTIZED)."""
     return f"{m}x{k}x{n}" + ("" if operands == "f32" else f"x{operands}")
 
 
@@ -108,11 +115,14 @@ def _operand_type(lhs: ir.Value, rhs: ir.Value, init: ir.Value) -> str | None:
 
 
 def element_type(operands: str) -> ir.Type:
-    return {"f32": ir.F32Type.get, "bf16": ir.BF16Type.get, "i8": lambda: ir.IntegerType.get_signless(8)}[operands]()
+    """The left operand's element type (a quantized row's is f32)."""
+    return {"f32": ir.F32Type.get, "bf16": ir.BF16Type.get, "i8": lambda: ir.IntegerType.get_signless(8),
+            QUANTIZED: ir.F32Type.get}[operands]()
 
 
 def result_type(operands: str) -> ir.Type:
-    """What the library sums `operands` in: i32 for i8, f32 for the rest."""
+    """What the library sums `operands` in: i32 for i8, f32 for the rest (a quantized
+    row comes out rescaled to f32)."""
     return ir.IntegerType.get_signless(32) if operands == "i8" else ir.F32Type.get()
 
 
@@ -122,6 +132,9 @@ def matmul_shape(op: ir.Operation, region: ir.Operation | None) -> str | None:
     if op.name != "linalg.matmul" or len(op.operands) != 3:
         return None
     lhs, rhs, init = op.operands
+    if region is None and _quantized_row(op) is not None and lhs.type.has_static_shape and rhs.type.has_static_shape:
+        (m, k), n = lhs.type.shape, rhs.type.shape[1]
+        return shape_key(m, k, n, QUANTIZED)
     for value in (lhs, rhs, init):
         shaped = ir.RankedTensorType(value.type)
         if shaped.rank != 2 or DYNAMIC in shaped.shape:
@@ -150,8 +163,10 @@ def column_blocks(n: int, workgroups: int) -> tuple[int, int]:
     return columns, math.ceil(n / columns)
 
 
-def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int) -> ir.Value:
-    """lhs @ rhs computed on the library in a dispatch region, at the insertion point.
+def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int, column_scale: ir.Value | None = None) -> ir.Value:
+    """lhs @ rhs computed on the library in a dispatch region, at the insertion point
+    (with `column_scale`: the f32 row `lhs` quantized per QUANTIZING_ROW, times the int8
+    `rhs`, rescaled by the row's scale and `column_scale`).
     Each workgroup multiplies all of lhs by a block of columns of rhs: the library
     repacks the part of rhs it is given at every call (for AMX too), so blocks of rows
     would each repack all of it (bf16 64x768x3072 on two workers: 0.58-0.63 ms in
@@ -159,9 +174,12 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int) -> ir.Value:
     as a vector and expanded after the region: IREE 3.13 crashes on blocks of a 1xN
     tensor (in TilingInterface::getLoopIteratorTypes)."""
     (m, k), n = lhs.type.shape, rhs.type.shape[1]
-    index, operands = ir.IndexType.get(), lhs.type.element_type
-    kind = next(name for name in FUNCTIONS if element_type(name) == operands)
-    function, result = FUNCTIONS[kind], result_type(kind)
+    index = ir.IndexType.get()
+    if column_scale is None:
+        kind = next(name for name in FUNCTIONS if element_type(name) == lhs.type.element_type)
+        function, result = FUNCTIONS[kind], result_type(kind)
+    else:
+        function, result = QUANTIZING_ROW, ir.F32Type.get()
     columns, count = column_blocks(n, workgroups)
     out_rows = [] if m == 1 else [m]
     destination = tensor.empty([*out_rows, n], result)
@@ -176,7 +194,10 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int) -> ir.Value:
             return tensor.extract_slice(ir.RankedTensorType.get([*rows, DYNAMIC], element), value, [offset], [size], [],
                                         [0] * len(rows) + [DYNAMIC], [*rows, DYNAMIC], [1] * (len(rows) + 1))
 
-        product = iree_flow.ukernel_call(function, [lhs, block(rhs, [k], operands)], block(destination, out_rows, result),
+        inputs = [lhs, block(rhs, [k], rhs.type.element_type)]
+        if column_scale is not None:
+            inputs.append(block(column_scale, [], column_scale.type.element_type))
+        product = iree_flow.ukernel_call(function, inputs, block(destination, out_rows, result),
                                          [arith.constant(index, m), size, arith.constant(index, k)])
         if count > 1:
             product = tensor.insert_slice(product, destination, [offset], [size], [], [0] * len(out_rows) + [DYNAMIC],
@@ -213,14 +234,37 @@ def _returned_directly(region: ir.Operation) -> ir.Value | None:
     return None if _inside(value, region) else value
 
 
+def _quantized_row(matmul: ir.Operation) -> tuple[ir.Value, ir.Operation, ir.Value] | None:
+    """(the f32 row, the rescale op, the columns' scales) of the int8 product of a lowered
+    mlc.quantized_matmul (lower_to_linalg/compute.py marks its steps), or None."""
+    def step(op) -> str | None:
+        return ir.StringAttr(op.attributes[QUANTIZED_STEP]).value if QUANTIZED_STEP in op.attributes else None
+
+    if step(matmul) != "product":
+        return None
+    quantize, users = matmul.operands[0].owner, list(matmul.results[0].uses)
+    if isinstance(quantize, ir.Block) or step(quantize.operation) != "quantize" or len(users) != 1:
+        return None
+    rescale = users[0].owner
+    if step(rescale) != "rescale":
+        return None
+    return quantize.operation.operands[0], rescale, rescale.operands[2]
+
+
+# Ops without side effects that _erase_dead removes once nothing uses them.
+DEAD_WHEN_UNUSED = ("linalg.fill", "tensor.empty", "arith.constant", "linalg.generic", "linalg.matmul",
+                    "util.optimization_barrier", *RESHAPES)
+
+
 def _erase_dead(body: ir.Block) -> None:
-    """Ops of the region left without uses once the matmul moved out (its fill, constants)."""
+    """Ops of the region (or function) left without uses once the matmul moved out (its
+    fill, constants; a quantized row's steps)."""
     changed = True
     while changed:
         changed = False
         for op in reversed(list(body.operations)[:-1]):
             unused = all(len(list(result.uses)) == 0 for result in op.results)
-            if unused and op.name in ("linalg.fill", "tensor.empty", "arith.constant", *RESHAPES):
+            if unused and op.name in DEAD_WHEN_UNUSED:
                 op.erase()
                 changed = True
 
@@ -250,8 +294,22 @@ class LibraryMatmuls(Pass):
             if chosen is not None and shape not in chosen:
                 self.count("matmuls left to IREE's kernel")
                 continue
-            self._move(op, region)
+            if shape.endswith(QUANTIZED):
+                self._move_quantized(op, *_quantized_row(op))
+                self.count("quantized rows on the library")
+            else:
+                self._move(op, region)
             self.count("matmuls on the library")
+
+    def _move_quantized(self, matmul: ir.Operation, row: ir.Value, rescale: ir.Operation, column_scale: ir.Value) -> None:
+        """The steps of a lowered mlc.quantized_matmul, from the f32 row to the rescaled
+        product, as one library call; the steps left without uses go."""
+        with ir.InsertionPoint(rescale), rescale.location:
+            library = library_region(row, matmul.operands[1], self.workgroups, column_scale)
+        rescale.results[0].replace_all_uses_with(library)
+        body = rescale.parent.regions[0].blocks[0]
+        rescale.erase()
+        _erase_dead(body)
 
     def _move(self, matmul: ir.Operation, region: ir.Operation | None) -> None:
         """Computes `matmul` in a library region before its own region (or before it,

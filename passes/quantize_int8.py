@@ -13,10 +13,21 @@ f32 [1, 4096] x [4096, 4096] matmul took 2.6-3.9 ms, the int8 one 0.58 ms, and a
 weight widened to f32 inside the f32 kernel 2.3 ms (AMD EPYC, 2 cores). The error per
 product is about 1/254 of each row's and column's largest magnitude, summed over K.
 
+With `whole-rows` (set for a target whose matmul library runs them: llvm-cpu with mlc's
+plugin), a single row ([1, K]: an LLM's decode step) becomes one `mlc.quantized_matmul`,
+the same steps as one op, which the library runs in one call, where IREE's kernel needs
+four dispatches before the product (the largest magnitude, the scale, the quantized row
+and its pack), each short, each with its gap. Elsewhere the steps stay graph ops, which
+mlc's fusion puts in dispatch regions of their own: left to IREE's own dispatches, the
+row's scale, read broadcast, goes through mlc-guard-reduction-rereads' barrier, and IREE
+waits on the host at each barrier (GPT-2's int8 decode step: 15-17 against 9 ms).
+
 A matmul whose weight is not a constant (attention's products), or not f32 [K, N],
 is left as it is: run after constant folding, which makes the transposed weights of
 Linear layers and convolutions-as-matmuls constants.
 """
+
+import dataclasses
 
 import numpy as np
 from torch_mlir import ir
@@ -61,6 +72,9 @@ class QuantizeMatmul(Pattern):
     op = compute_ops.MatmulOp
     statistic = "matmuls in int8"
 
+    def __init__(self, whole_rows: bool = False):
+        self.whole_rows = whole_rows
+
     def match(self, matmul):
         f32 = ir.F32Type.get()
         rhs = matmul.rhs
@@ -75,13 +89,15 @@ class QuantizeMatmul(Pattern):
         i8, i32, f32 = ir.IntegerType.get_signless(8), ir.IntegerType.get_signless(32), ir.F32Type.get()
         wq, w_scale = quantized_weight(weight)
         x = matmul.lhs
+        weight_int8 = constant_values.make_constant(wq, tensor_type(wq.shape, i8), "weight_int8")
+        weight_scale = constant_values.make_constant(w_scale, tensor_type(w_scale.shape, f32), "weight_scale")
+        if self.whole_rows and list(x.type.shape[:-1]) == [1]:
+            return compute_ops.QuantizedMatmulOp(x, weight_int8, weight_scale, matmul.result.type).result
         x_scale = _row_scale(x)
-        product = compute_ops.MatmulOp(_quantized_rows(x, x_scale),
-                                       constant_values.make_constant(wq, tensor_type(wq.shape, i8), "weight_int8"),
+        product = compute_ops.MatmulOp(_quantized_rows(x, x_scale), weight_int8,
                                        tensor_type(matmul.result.type.shape, i32)).result
         rows = broadcast_binary(elementwise_ops.MulOp, cast_to(product, f32), x_scale)
-        return broadcast_binary(elementwise_ops.MulOp, rows,
-                                constant_values.make_constant(w_scale, tensor_type(w_scale.shape, f32), "weight_scale"))
+        return broadcast_binary(elementwise_ops.MulOp, rows, weight_scale)
 
 
 @register
@@ -89,6 +105,9 @@ class QuantizeInt8(PatternPass):
     """Multiplies f32 matmuls by constant weights in int8, summing in int32."""
 
     name = "mlc-quantize-int8"
+    whole_rows: bool = dataclasses.field(
+        default=False, metadata={"help": "a single row becomes one mlc.quantized_matmul (a target whose matmul "
+                                         "library runs it whole)"})
 
     def patterns(self) -> list[Pattern]:
-        return [QuantizeMatmul()]
+        return [QuantizeMatmul(self.whole_rows)]

@@ -54,6 +54,7 @@ class TargetTraits(Protocol):
     guard_broadcast_reads: bool  # a reduction's value read broadcast goes through a barrier (mlc-guard-reduction-rereads)
     left_outside: tuple[str, ...]  # mlc ops it wants outside every fusion group
     dispatch_regions: bool  # it takes fusion groups as IREE dispatch regions
+    whole_quantized_rows: bool  # a single int8 row runs whole (mlc-quantize-int8{whole-rows})
 
 
 def _element_name(element) -> str:
@@ -76,15 +77,20 @@ class Pipeline:
     def graph_passes(self, target: TargetTraits | None = None) -> list:
         """The graph passes for `target`: `mlc-fuse` given the ops the target compiles only
         alone (`runs_alone`) and those it wants outside any group (`left_outside`),
-        unless the pipeline set them itself."""
+        unless the pipeline set them itself; `mlc-quantize-int8` with whole rows where
+        the target runs them so (`whole_quantized_rows`)."""
+        passes = list(self.passes)
+        # Asked only at int8: the answer builds the matmul plugin.
+        if target is not None and "mlc-quantize-int8" in passes and getattr(target, "whole_quantized_rows", False):
+            passes = ["mlc-quantize-int8{whole-rows=true}" if e == "mlc-quantize-int8" else e for e in passes]
         runs_alone, left_outside = (target.runs_alone, target.left_outside) if target is not None else ((), ())
         left_outside = tuple(dict.fromkeys(left_outside + self.left_outside))
         options = [f"isolate={','.join(runs_alone)}"] * bool(runs_alone) + [f"outside={','.join(left_outside)}"] * bool(left_outside)
         if target is not None and target.split_reductions_alone:
             options.append("split-reductions-alone=true")
         if not options:
-            return list(self.passes)
-        return [f"mlc-fuse{{{' '.join(options)}}}" if e == "mlc-fuse" else e for e in self.passes]
+            return passes
+        return [f"mlc-fuse{{{' '.join(options)}}}" if e == "mlc-fuse" else e for e in passes]
 
     def lowering(self, target: TargetTraits | None = None) -> list[str]:
         """The lowering to linalg; fusion groups become IREE dispatch regions when

@@ -367,6 +367,7 @@ LLVM_CPU = Target(
     check_values=_check_cpu_options,
     runs_alone=RUNS_ALONE,
     target_passes=_cpu_passes,
+    quantized_rows=matmul_choice.quantized_rows_whole,
     flags=CPU_FLAGS,
     runtime_driver=cpu_runtime_driver,
     profiles=True,

@@ -97,9 +97,29 @@ def is_large_matvec(shape: str) -> bool:
     return library_matmuls.parse_key(shape)[0] == 1 and weight_bytes(shape) >= MIN_WEIGHT_BYTES
 
 
+def quantized_rows_whole(options: dict) -> bool:
+    """Whether single int8 rows run whole on the library (mlc-quantize-int8{whole-rows}):
+    the option allows the library, the plugin builds here, and int8 sums exactly."""
+    return option(options) != "off" and matmul_library.available()[0] and matmul_library.exact_int8()
+
+
 def choose(module: ir.Operation, options: dict) -> dict:
-    """{"library": shapes, "iree": shapes, "why": ...}: where each matmul of `module` runs."""
+    """{"library": shapes, "iree": shapes, "why": ...}: where each matmul of `module` runs.
+    A quantized row (`MxKxNxq8`) runs on the library unmeasured: it is one only where
+    `quantized_rows_whole` holds, and IREE's kernel would run its steps as separate
+    dispatches with a host wait at each (passes/quantize_int8.py)."""
     shapes = list(dict.fromkeys(eligible_shapes(module)))
+    whole = [s for s in shapes if library_matmuls.parse_key(s)[3] == library_matmuls.QUANTIZED]
+    if whole:
+        rest = choose_measured([s for s in shapes if s not in whole], options)
+        return {**rest, "library": whole + rest["library"],
+                "why": f"{rest['why']}; quantized rows whole, unmeasured" if rest["iree"] or rest["library"]
+                else "quantized rows whole, unmeasured"}
+    return choose_measured(shapes, options)
+
+
+def choose_measured(shapes: list[str], options: dict) -> dict:
+    """`choose` for shapes that either kernel can run: measured, unless the option decides."""
     if not matmul_library.exact_int8():  # int8 stays on IREE's exact kernel
         shapes = [s for s in shapes if library_matmuls.parse_key(s)[3] != "i8"]
     mode = option(options)

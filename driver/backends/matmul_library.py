@@ -25,7 +25,7 @@ from pathlib import Path
 import iree.runtime
 
 from ...errors import UserError
-from ...passes.library_matmuls import FUNCTIONS, column_blocks, parse_key
+from ...passes.library_matmuls import PLUGIN_FUNCTIONS, QUANTIZED, column_blocks, parse_key
 from .. import atomic_file
 from ..executable_cache import ExecutableCache, cpu_fields
 
@@ -154,6 +154,7 @@ def kernel_of(shape: str) -> str:
     (native/gemv_bf16.h and gemv_s8_vnni.h, which check the same flags), everything
     else on MKL."""
     m, k, n, operands = parse_key(shape)
+    operands = "i8" if operands == QUANTIZED else operands  # a quantized row runs on the int8 kernels
     flags = _cpu_flags()
     if operands == "i8" and m == 1 and k <= 65535 and {"avx512_vnni", "avx512bw"} <= flags:
         return "mlc VNNI"
@@ -189,7 +190,7 @@ def exact_int8() -> bool:
 
 def calls_plugin(vmfb: bytes) -> bool:
     """Whether an executable imports one of the plugin's functions."""
-    return any(name.encode() in vmfb for name in FUNCTIONS.values())
+    return any(name.encode() in vmfb for name in PLUGIN_FUNCTIONS)
 
 
 PLUGIN_NAME = "libmlc_matmul.so"

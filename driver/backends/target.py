@@ -32,6 +32,8 @@ class Target:
     split_reductions_alone: bool = False  # reductions over axes not in one run fuse with nothing (mlc-fuse's option)
     guard_broadcast_reads: bool = False  # mlc-guard-reduction-rereads{broadcasts}: IREE's SPIR-V and CPU code
     left_outside: tuple[str, ...] = ()  # mlc ops left out of every group, for IREE to place (mlc-fuse{outside})
+    # Whether, given the options, a single int8 row runs whole (mlc-quantize-int8{whole-rows})
+    quantized_rows: Callable[[Mapping], bool] | None = None
     # Passes of its own on the lowered module, chosen from it and the target options, and
     # what to report of the choice: (linalg module, options) -> (pipeline elements, Report fields)
     target_passes: Callable[..., tuple[list[str], dict]] | None = None
@@ -75,6 +77,11 @@ class BoundTarget:
 
     def __getattr__(self, name):  # the target's own fields: name, is_iree, runs_alone, ...
         return getattr(self.target, name)
+
+    @property
+    def whole_quantized_rows(self) -> bool:
+        """Whether a single int8 row runs whole here (mlc-quantize-int8{whole-rows})."""
+        return self.target.quantized_rows is not None and self.target.quantized_rows(self.options)
 
     def compile(self, module, cache=None) -> bytes:
         return self.target.compile(module, dict(self.options), cache)

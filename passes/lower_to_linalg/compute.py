@@ -9,6 +9,7 @@ import math
 import numpy as np
 from torch_mlir import ir
 from torch_mlir.dialects import arith, linalg, tensor
+from torch_mlir.dialects import math as mlir_math
 
 from ...dialects import compute_ops as compute
 from ...dialects.compute_ops import spatial_dims
@@ -30,6 +31,7 @@ from .builders import (
     generic,
     identity,
     pad,
+    reduce,
     sizes,
 )
 from .data import convert
@@ -115,6 +117,49 @@ def _batch_matmul(lhs, rhs, result_sizes, element_type):
     init = _zeros([sizes(lhs)[0], result_sizes[-2], result_sizes[-1]], element_type)
     product = linalg.batch_matmul(lhs, rhs, outs=[init], indexing_maps=_contraction_maps(1))
     return expand(product, result_sizes, groups) if rank > 3 else product
+
+
+# --- quantized_matmul ----------------------------------------------------------
+
+# The attribute that marks the steps of a lowered mlc.quantized_matmul, so that the matmul
+# library can take them whole (passes/library_matmuls.py): "quantize" on the generic that
+# makes the int8 rows (inputs: the f32 rows, their scales), "product" on the int8 matmul,
+# "rescale" on the generic that makes the f32 result (inputs: the product, the rows'
+# scales, the columns' scales).
+QUANTIZED_STEP = "mlc.quantized_matmul"
+QUANTIZED_LEVELS = 127  # passes/quantize_int8.py's LEVELS
+
+
+@lowers(compute.QuantizedMatmulOp)
+def _lower_quantized_matmul(op):
+    """The steps of mlc-quantize-int8's graph (abs, row max, scale, round, clamp, cast,
+    int8 matmul, rescale) as linalg ops; three are marked with QUANTIZED_STEP."""
+    f32, i8, i32 = ir.F32Type.get(), ir.IntegerType.get_signless(8), ir.IntegerType.get_signless(32)
+    x, weight, column_scale = op.lhs, op.weight, op.scale
+    (m, _), n = x.type.shape, weight.type.shape[1]
+    peak = reduce([x], 2, [1], 0.0, lambda value, largest: arith.maximumf(largest, mlir_math.absf(value)))
+    floor = float(np.float32(np.finfo(np.float32).tiny) * np.float32(QUANTIZED_LEVELS))
+    row_scale = elementwise([peak], ir.RankedTensorType.get([m], f32),
+                            lambda p: arith.divf(arith.maximumf(p, constant(f32, floor)), constant(f32, QUANTIZED_LEVELS)))
+    rows = dims_map(2, [0])
+
+    def quantize(value, scale, _):
+        rounded = mlir_math.roundeven(arith.divf(value, scale))
+        bounded = arith.minimumf(arith.maximumf(rounded, constant(f32, -QUANTIZED_LEVELS)), constant(f32, QUANTIZED_LEVELS))
+        return convert(bounded, i8)
+
+    quantized = generic([x, row_scale], empty([m, x.type.shape[1]], i8), [identity(2), rows, identity(2)],
+                        [PARALLEL] * 2, quantize)
+    product = linalg.matmul(quantized, weight, outs=[_zeros([m, n], i32)], indexing_maps=_contraction_maps(0))
+
+    def rescale(total, scale, column, _):
+        return arith.mulf(arith.mulf(convert(total, f32), scale), column)
+
+    result = generic([product, row_scale, column_scale], empty([m, n], f32), [identity(2), rows, dims_map(2, [1]),
+                     identity(2)], [PARALLEL] * 2, rescale)
+    for value, step in ((quantized, "quantize"), (product, "product"), (result, "rescale")):
+        value.owner.attributes[QUANTIZED_STEP] = ir.StringAttr.get(step)
+    return result
 
 
 # --- conv2d ------------------------------------------------------------------

@@ -493,3 +493,35 @@ func.func @avg_pool2d_wrong_result_element_type(%x: tensor<1x3x8x8xf32>) -> tens
   %0 = "mlc.avg_pool2d"(%x) {ceil_mode = false, count_include_pad = true, kernel = array<i64: 2, 2>, layout = "NCHW", padding = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf64>
   return %0 : tensor<1x3x4x4xf64>
 }
+
+// -----
+
+func.func @quantized_matmul_of_int8_rows(%x: tensor<1x8xi8>, %w: tensor<8x4xi8>, %s: tensor<4xf32>) -> tensor<1x4xf32> {
+  // expected-error @+1 {{'mlc.quantized_matmul' op lhs must be f32 rows [M, K], got tensor<1x8xi8>}}
+  %0 = "mlc.quantized_matmul"(%x, %w, %s) : (tensor<1x8xi8>, tensor<8x4xi8>, tensor<4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @quantized_matmul_inner_sizes_differ(%x: tensor<1x8xf32>, %w: tensor<6x4xi8>, %s: tensor<4xf32>) -> tensor<1x4xf32> {
+  // expected-error @+1 {{'mlc.quantized_matmul' op weight must be int8 [K, N] with K = 8, got tensor<6x4xi8>}}
+  %0 = "mlc.quantized_matmul"(%x, %w, %s) : (tensor<1x8xf32>, tensor<6x4xi8>, tensor<4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @quantized_matmul_scale_per_row(%x: tensor<1x8xf32>, %w: tensor<8x4xi8>, %s: tensor<8xf32>) -> tensor<1x4xf32> {
+  // expected-error @+1 {{'mlc.quantized_matmul' op scale must be f32 [N] with N = 4, got tensor<8xf32>}}
+  %0 = "mlc.quantized_matmul"(%x, %w, %s) : (tensor<1x8xf32>, tensor<8x4xi8>, tensor<8xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @quantized_matmul_wrong_result(%x: tensor<1x8xf32>, %w: tensor<8x4xi8>, %s: tensor<4xf32>) -> tensor<1x4xi32> {
+  // expected-error @+1 {{'mlc.quantized_matmul' op result}}
+  %0 = "mlc.quantized_matmul"(%x, %w, %s) : (tensor<1x8xf32>, tensor<8x4xi8>, tensor<4xf32>) -> tensor<1x4xi32>
+  return %0 : tensor<1x4xi32>
+}

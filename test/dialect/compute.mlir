@@ -263,3 +263,13 @@ func.func @avg_pool2d_ceil_mode(%x: tensor<1x3x6x6xf32>) -> (tensor<1x3x2x2xf32>
   %1 = "mlc.avg_pool2d"(%x) {ceil_mode = true, count_include_pad = true, kernel = array<i64: 3, 3>, layout = "NCHW", padding = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x3x6x6xf32>) -> tensor<1x3x3x3xf32>
   return %0, %1 : tensor<1x3x2x2xf32>, tensor<1x3x3x3xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @quantized_matmul
+// CHECK-SAME: (%[[X:.*]]: tensor<1x8xf32>, %[[W:.*]]: tensor<8x4xi8>, %[[S:.*]]: tensor<4xf32>)
+func.func @quantized_matmul(%x: tensor<1x8xf32>, %w: tensor<8x4xi8>, %s: tensor<4xf32>) -> tensor<1x4xf32> {
+  // CHECK: "mlc.quantized_matmul"(%[[X]], %[[W]], %[[S]]) : (tensor<1x8xf32>, tensor<8x4xi8>, tensor<4xf32>) -> tensor<1x4xf32>
+  %0 = "mlc.quantized_matmul"(%x, %w, %s) : (tensor<1x8xf32>, tensor<8x4xi8>, tensor<4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}

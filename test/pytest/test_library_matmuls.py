@@ -166,24 +166,32 @@ def test_int8_matmuls_on_the_library_sum_exactly_as_iree_does():
     for x in (torch.randn(13, 72), torch.randn(1, 72), torch.tensor([[-1.0, 1.0] * 36])):
         on = mlc.compile(model, (x,), precision="int8", **ON)
         off = mlc.compile(model, (x,), precision="int8", target_options={"matmul-library": False})
-        assert library_shapes(on) == [f"{x.shape[0]}x72x200xi8", f"{x.shape[0]}x200x40xi8"]
+        kind = "q8" if x.shape[0] == 1 else "i8"  # a single row is quantized in the library's call
+        assert library_shapes(on) == [f"{x.shape[0]}x72x200x{kind}", f"{x.shape[0]}x200x40x{kind}"]
         np.testing.assert_allclose(np.asarray(on(x)), np.asarray(off(x)), rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.iree
-def test_int8_single_rows_on_the_vnni_kernel_sum_exactly():
-    """A single int8 row runs on the plugin's own VNNI kernel (gemv_s8_vnni.h): rows in
+def test_int8_single_rows_run_whole_on_the_library_and_sum_exactly():
+    """A single int8 row (mlc.quantized_matmul) runs on the plugin in one call, which
+    quantizes the f32 row itself and runs its own VNNI kernel (gemv_s8_vnni.h): rows in
     fours with a remainder (75, 130), columns in 64s with a masked remainder (130, 67,
     split between workgroups), weights and activations at +-127 (the kernel adds 128
-    to the weights and subtracts 128 times the activations' sum)."""
+    to the weights and subtracts 128 times the activations' sum). The numbers of the
+    steps as graph ops, to rounding (there IREE may fuse the rescale and the bias into
+    one multiply-add), and no dispatch of those steps is left: the two library calls and
+    the two groups of bias and ReLU are all."""
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(75, 130), torch.nn.ReLU(), torch.nn.Linear(130, 67))
     with torch.no_grad():
         model[0].weight.copy_(torch.sign(model[0].weight))  # int8-weight quantizes these to +-127
-    for x in (torch.randn(1, 75), torch.tensor([[-1.0, 1.0, 1.0] * 25])):
+    for x in (torch.randn(1, 75), torch.tensor([[-1.0, 1.0, 1.0] * 25]), torch.randn(1, 1, 75)):
         on = mlc.compile(model, (x,), precision="int8", **ON)
         off = mlc.compile(model, (x,), precision="int8", target_options={"matmul-library": False})
-        assert library_shapes(on) == ["1x75x130xi8", "1x130x67xi8"]
+        assert library_shapes(on) == ["1x75x130xq8", "1x130x67xq8"]
+        assert on.report["dispatches by kind"] == {**on.report["dispatches by kind"], "library matmuls": 2,
+                                                   "mlc dispatch regions": 2, "formed by IREE": 0}
+        assert off.report["dispatches by kind"]["mlc dispatch regions"] >= 6  # the steps, as graph ops
         np.testing.assert_allclose(np.asarray(on(x)), np.asarray(off(x)), rtol=1e-6, atol=1e-6)
 
 

@@ -31,6 +31,7 @@ ELEMENT_TYPES = {
     np.dtype(np.float16): "f16",
     np.dtype(np.int64): "i64",
     np.dtype(np.int32): "i32",
+    np.dtype(np.int8): "i8",
     np.dtype(np.bool_): "i1",
 }
 
@@ -288,6 +289,27 @@ MATMULS = {
 }
 for name, (lhs, rhs) in MATMULS.items():
     op("compute", name, "matmul", [floats(*lhs), floats(*rhs)], torch.matmul)
+
+
+def quantized_matmul(x, weight, scale):
+    """mlc.quantized_matmul in f32 as its lowering computes it (quantize_int8.py): each row
+    scaled to +-127 by its largest magnitude, rounded half to even, times the int8 weight
+    exactly, then times the row's and the column's scales."""
+    x, weight, scale = (np.asarray(t) for t in (x, weight, scale))
+    levels = np.float32(127)
+    row_scale = np.maximum(np.abs(x).max(axis=1, keepdims=True), np.float32(np.finfo(np.float32).tiny) * levels) / levels
+    rows = np.clip(np.rint(x / row_scale), -levels, levels).astype(np.int64)
+    return torch.from_numpy((rows @ weight.astype(np.int64)).astype(np.float32) * row_scale * scale)
+
+
+# One row with a tie to round (x[0, 1] / scale = 2.5 rounds to 2) and one of zeros (its
+# scale is the floor, not 0: no NaN).
+QUANTIZED_ROW = np.array([[12.7, 0.25] + [0.1] * 7], np.float32)
+op("compute", "quantized_matmul_row", "quantized_matmul",
+   [QUANTIZED_ROW, ints(9, 5, low=-127, high=128, dtype=np.int8), floats(5, low=0.01, high=0.1)], quantized_matmul)
+op("compute", "quantized_matmul_zero_rows", "quantized_matmul",
+   [np.zeros((2, 6), np.float32), ints(6, 3, low=-127, high=128, dtype=np.int8), floats(3, low=0.01, high=0.1)],
+   quantized_matmul)
 # x @ w.T, as torch's Linear: IREE folds the transpose into the matmul.
 chain("compute", "linear", """\
   %t = "mlc.transpose"(%a1) {permutation = array<i64: 1, 0>} : (tensor<3x5xf32>) -> tensor<5x3xf32>

@@ -157,3 +157,25 @@ def test_mlc_compile_takes_precision(tmp_path):
     refused = subprocess.run([sys.executable, "-m", "mlc.driver.cli.mlc_compile", f"{model}:Net", "--input-shape",
                               "2x8xf32", "--precision", "fp8"], capture_output=True, text=True)
     assert refused.returncode != 0 and "invalid choice: 'fp8'" in refused.stderr and "Traceback" not in refused.stderr
+
+
+@pytest.mark.iree
+def test_a_single_int8_row_is_one_op_only_where_the_library_runs_it():
+    """On llvm-cpu with the matmul library, a single row at int8 is one
+    mlc.quantized_matmul, which the library runs whole; with the library off, and on
+    mlir-cpu, its steps stay graph ops. All within the budget."""
+    from mlc.driver.backends import matmul_library
+
+    if not (matmul_library.available()[0] and matmul_library.exact_int8()):
+        pytest.skip("the matmul library does not run int8 here")
+    torch.manual_seed(0)
+    model, x = models.MLP(64, 128, 16).eval(), torch.randn(1, 64)
+    with torch.no_grad():
+        expected = model(x)
+    for options, whole in (({"target": "llvm-cpu"}, True),
+                           ({"target": "llvm-cpu", "target_options": {"matmul-library": False}}, False),
+                           ({"target": "mlir-cpu"}, False)):
+        compiled = mlc.compile(model, (x,), precision="int8", **options)
+        assert ("mlc.quantized_matmul" in compiled.ir("mlc")) == whole, options
+        assert ("mlc.abs" in compiled.ir("mlc")) != whole, options
+        assert 0 < relative_error(torch.as_tensor(compiled(x)), expected) < INT8_BUDGET

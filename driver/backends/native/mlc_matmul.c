@@ -7,9 +7,11 @@
  * passes all of A and its columns of B and C (`iree_codegen.ukernel.generic`, each
  * buffer with its offset and the stride of its outer dimension), so IREE's worker threads share the matmul and MKL runs one
  * thread per call. A single row runs on mlc's own kernels instead, which read B as it lies:
- * AVX-512-BF16 for bf16 (gemv_bf16.h), VNNI for int8 (gemv_s8_vnni.h).
+ * AVX-512-BF16 for bf16 (gemv_bf16.h), VNNI for int8 (gemv_s8_vnni.h). `mlc_matvec_s8_quantizing`
+ * takes an f32 row and quantizes it itself (mlc.quantized_matmul of an LLM's decode step).
  * Load it with `--executable_plugin=libmlc_matmul.so`. */
 
+#include <math.h>
 #include <mkl_cblas.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -76,38 +78,91 @@ __attribute__((target_clones("arch=skylake-avx512", "avx2", "default"))) static 
     for (size_t j = 0; j < n; ++j) sums[j] += b[kk * stride + j];
 }
 
-static int mlc_gemm_s8(void* params_ptr, void* context, void* reserved) {
-  (void)context;
-  (void)reserved;
-  const mlc_gemm_params_t* p = (const mlc_gemm_params_t*)params_ptr;
-  if (p->m == 0 || p->n == 0) return 0;
-  const int8_t* a = (const int8_t*)p->a + p->a_offset;
-  const int8_t* b = (const int8_t*)p->b + p->b_offset;
-  int32_t* c = (int32_t*)p->c + p->c_offset;
-  if (p->m == 1 && gemv_s8_fits(p->k) && gemv_s8_available()) {
-    gemv_s8_vnni(a, b, p->b_stride, c, p->k, p->n);
+/* C = A B in exact int32 (A m x k with row stride lda, B k x n with ldb, C with ldc): a
+ * single row on the VNNI kernel where it runs, else MKL as above. 0, or 1 out of memory. */
+static int product_s8(const int8_t* a, size_t lda, const int8_t* b, size_t ldb, int32_t* c, size_t ldc, size_t m,
+                      size_t n, size_t k) {
+  if (m == 1 && gemv_s8_fits(k) && gemv_s8_available()) {
+    gemv_s8_vnni(a, b, ldb, c, k, n);
     return 0;
   }
-  MKL_INT ldc = c_stride(p->m, p->n, p->c_stride);
-  uint8_t* shifted = malloc(p->m * p->k);
-  int32_t* sums = calloc(p->n, sizeof(int32_t));
+  uint8_t* shifted = malloc(m * k);
+  int32_t* sums = calloc(n, sizeof(int32_t));
   if (!shifted || !sums) {
     free(shifted);
     free(sums);
     return 1;
   }
-  for (size_t i = 0; i < p->m; ++i)
-    for (size_t j = 0; j < p->k; ++j) shifted[i * p->k + j] = (uint8_t)(a[i * p->a_stride + j] ^ 0x80);
-  column_sums(b, p->k, p->n, p->b_stride, sums);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < k; ++j) shifted[i * k + j] = (uint8_t)(a[i * lda + j] ^ 0x80);
+  column_sums(b, k, n, ldb, sums);
   const MKL_INT32 no_offset = 0;
-  cblas_gemm_s8u8s32(CblasRowMajor, CblasNoTrans, CblasNoTrans, CblasFixOffset, (MKL_INT)p->m, (MKL_INT)p->n,
-                     (MKL_INT)p->k, 1.0f, shifted, (MKL_INT)p->k, 0, b, (MKL_INT)p->b_stride, 0, 0.0f, c, ldc,
-                     &no_offset);
-  for (size_t i = 0; i < p->m; ++i)
-    for (size_t j = 0; j < p->n; ++j) c[i * ldc + j] -= 128 * sums[j];
+  cblas_gemm_s8u8s32(CblasRowMajor, CblasNoTrans, CblasNoTrans, CblasFixOffset, (MKL_INT)m, (MKL_INT)n, (MKL_INT)k,
+                     1.0f, shifted, (MKL_INT)k, 0, b, (MKL_INT)ldb, 0, 0.0f, c, (MKL_INT)ldc, &no_offset);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) c[i * ldc + j] -= 128 * sums[j];
   free(shifted);
   free(sums);
   return 0;
+}
+
+static int mlc_gemm_s8(void* params_ptr, void* context, void* reserved) {
+  (void)context;
+  (void)reserved;
+  const mlc_gemm_params_t* p = (const mlc_gemm_params_t*)params_ptr;
+  if (p->m == 0 || p->n == 0) return 0;
+  return product_s8((const int8_t*)p->a + p->a_offset, p->a_stride, (const int8_t*)p->b + p->b_offset, p->b_stride,
+                    (int32_t*)p->c + p->c_offset, (size_t)c_stride(p->m, p->n, p->c_stride), p->m, p->n, p->k);
+}
+
+/* The parameters of mlc_matvec_s8_quantizing: the f32 row x, the int8 weight's block of
+ * columns, their f32 scales, the f32 result's block; then M (1), N and K. */
+typedef struct {
+  const float* x;
+  size_t x_offset, x_stride;
+  const int8_t* w;
+  size_t w_offset, w_stride;
+  const float* scale;
+  size_t scale_offset, scale_stride;
+  float* y;
+  size_t y_offset, y_stride;
+  size_t m, n, k;
+} mlc_quantized_row_params_t;
+
+enum { QUANTIZED_LEVELS = 127 }; /* symmetric: -127..127 (passes/quantize_int8.py) */
+
+/* y = (q(x) . W) * sx * scale, where sx = max(max|x|, tiny * 127) / 127 and
+ * q(x) = round-half-even(x / sx) in -127..127: mlc.quantized_matmul's lowering to linalg,
+ * computed in the same order, so the two give the same floats. One dispatch where IREE's
+ * kernel needs four before it (the largest magnitude, the scale, the quantized row and its
+ * pack): a decode step's dispatches are short, and each costs its gap. */
+static int mlc_matvec_s8_quantizing(void* params_ptr, void* context, void* reserved) {
+  (void)context;
+  (void)reserved;
+  const mlc_quantized_row_params_t* p = (const mlc_quantized_row_params_t*)params_ptr;
+  if (p->m != 1) return 1; /* mlc emits it for one row */
+  if (p->n == 0) return 0;
+  const float* x = p->x + p->x_offset;
+  float peak = 0.0f;
+  for (size_t i = 0; i < p->k; ++i) peak = fmaxf(peak, fabsf(x[i]));
+  const float sx = fmaxf(peak, 1.17549435e-38f * QUANTIZED_LEVELS) / QUANTIZED_LEVELS;
+  int8_t* q = malloc(p->k);
+  int32_t* sums = malloc(p->n * sizeof(int32_t));
+  if (!q || !sums) {
+    free(q);
+    free(sums);
+    return 1;
+  }
+  for (size_t i = 0; i < p->k; ++i)
+    q[i] = (int8_t)fminf(fmaxf(nearbyintf(x[i] / sx), -QUANTIZED_LEVELS), QUANTIZED_LEVELS);
+  const int failed = product_s8(q, p->k, p->w + p->w_offset, p->w_stride, sums, p->n, 1, p->n, p->k);
+  const float* scale = p->scale + p->scale_offset;
+  float* y = p->y + p->y_offset;
+  if (!failed)
+    for (size_t j = 0; j < p->n; ++j) y[j] = (float)sums[j] * sx * scale[j];
+  free(q);
+  free(sums);
+  return failed;
 }
 
 static iree_plugin_status_t plugin_load(const iree_plugin_environment_t* environment, size_t param_count,
@@ -139,6 +194,9 @@ static iree_plugin_status_t plugin_resolve(void* self, const iree_plugin_resolve
       params->out_fn_contexts[i] = NULL;
     } else if (strcmp(name, "mlc_gemm_s8") == 0) {
       params->out_fn_ptrs[i] = (void*)(iree_plugin_import_fn_t)mlc_gemm_s8;
+      params->out_fn_contexts[i] = NULL;
+    } else if (strcmp(name, "mlc_matvec_s8_quantizing") == 0) {
+      params->out_fn_ptrs[i] = (void*)(iree_plugin_import_fn_t)mlc_matvec_s8_quantizing;
       params->out_fn_contexts[i] = NULL;
     } else if (optional) {
       *out_resolution |= IREE_PLUGIN_RESOLUTION_MISSING_OPTIONAL;
