@@ -5,13 +5,13 @@ import collections
 
 from torch_mlir import ir
 
-from ..dialects.compute_ops import Conv2dOp, MatmulOp
+from ..dialects.compute_ops import Conv2dOp, MatmulOp, QuantizedMatmulOp
 from ..dialects.data_ops import ConstantOp
 from ..dialects.fusion_ops import FusionGroupOp, YieldOp
 from ..dialects.op_base import MlcOp
 
 STRUCTURE = (ConstantOp, FusionGroupOp, YieldOp)  # mlc ops that compute nothing
-CONTRACTIONS = (MatmulOp, Conv2dOp)
+CONTRACTIONS = (MatmulOp, Conv2dOp, QuantizedMatmulOp)
 
 
 def mlc_ops(module: ir.Operation) -> list[MlcOp]:
