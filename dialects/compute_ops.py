@@ -53,6 +53,13 @@ def matmul_result_shape(lhs_shape, rhs_shape) -> list[int]:
 WIDENING_PRODUCTS = {("bf16", "f32"), ("i8", "i32")}
 
 
+def contraction_flops(lhs: ir.Value, result: ir.Value) -> int | None:
+    """2 x the multiply-adds of a product over lhs's last dimension; None when a size is dynamic."""
+    if not (result.type.has_static_shape and lhs.type.has_static_shape):
+        return None
+    return 2 * math.prod(result.type.shape) * lhs.type.shape[-1]
+
+
 class MatmulOp(MlcOp, name="matmul", traits=[ext.Pure]):
     """Matrix product over the last two dimensions; leading batch dimensions broadcast.
     The result has the operands' element type, except that bf16 operands may give an
@@ -67,10 +74,7 @@ class MatmulOp(MlcOp, name="matmul", traits=[ext.Pure]):
     result: Result[ir.RankedTensorType]
 
     def flops(self) -> int | None:
-        """2 x the multiply-adds of one run; None when a size is dynamic."""
-        if not (self.result.type.has_static_shape and self.lhs.type.has_static_shape):
-            return None
-        return 2 * math.prod(self.result.type.shape) * self.lhs.type.shape[-1]
+        return contraction_flops(self.lhs, self.result)
 
     def verify(self):
         element_type = expect_same_element_type([self.lhs, self.rhs], "operands")
@@ -87,8 +91,8 @@ class QuantizedMatmulOp(MlcOp, name="quantized_matmul", traits=[ext.Pure]):
     single row: an LLM's decode step). One op, so that the matmul library runs it in one
     call, quantizing the row itself; IREE's kernel gets the steps as separate linalg ops."""
 
-    fusion_kind = Declined("its lowering is a reduction, then a matmul: IREE forms their dispatches itself, "
-                           "or the matmul library runs it whole")
+    fusion_kind = Declined("its lowering is a reduction, then a matmul, which the matmul library takes whole "
+                           "(passes/library_matmuls.py)")
     layout_rule = Layout.FIXED
 
     lhs: Operand[ir.RankedTensorType]
@@ -97,9 +101,7 @@ class QuantizedMatmulOp(MlcOp, name="quantized_matmul", traits=[ext.Pure]):
     result: Result[ir.RankedTensorType]
 
     def flops(self) -> int | None:
-        if not (self.result.type.has_static_shape and self.lhs.type.has_static_shape):
-            return None
-        return 2 * math.prod(self.result.type.shape) * self.lhs.type.shape[-1]
+        return contraction_flops(self.lhs, self.result)
 
     def verify(self):
         lhs, weight, scale = ranked(self.lhs, "lhs"), ranked(self.weight, "weight"), ranked(self.scale, "scale")
