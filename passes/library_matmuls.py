@@ -12,6 +12,11 @@ original region, reading the product; a group that was only the matmul is gone. 
 matmul outside every region (at bf16 and int8 mlc leaves matmuls to IREE's dispatch
 formation) is replaced in place.
 
+A lowered `mlc.quantized_matmul` of one row (`MxKxNxq8`: its steps marked by the
+lowering) goes whole: one region calling `mlc_matvec_s8_quantizing` on the f32 row, the
+int8 weight's block and its columns' scales, which quantizes the row inside the call;
+the steps that led up to it are erased.
+
 Which shapes run on the library is the driver's choice, measured on the CPU
 (driver/backends/matmul_choice.py); this pass rewrites what it is told. The plugin
 (driver/backends/native/mlc_matmul.c) must be loaded where the executable runs.
