@@ -7,9 +7,12 @@ mmt4d microkernel; on an AMD EPYC (Zen 4), IREE's kernel matches or beats MKL on
 shapes. At bf16 (`MxKxNxbf16`), MKL runs on the Xeons' AMX at 3-4x its f32 rate,
 where the EPYCs have none. So each new shape is timed both ways, on IREE's worker
 threads, as the executable will run it (constant weights, data tiling on), and the
-faster wins by at least `MARGIN`. The results are kept per CPU model and feature flags, IREE
+faster wins by at least `MARGIN`. A single row (a decode step's matvec, bound by reading
+its weight) is timed on copies of its weight one after another, as a decode step reads
+them (COLD_BYTES). The results are kept per CPU model and feature flags, IREE
 version and plugin build, in `matmul-choices/` under the executable cache's
-directory, so a shape is measured once per machine.
+directory, so a shape is measured once per machine. A quantized int8 row (`MxKxNxq8`)
+is not measured: see `choose`.
 
 The `matmul-library` target option of llvm-cpu: "auto" (measure; the default), true
 (every matmul that qualifies, unmeasured) or false (none).
