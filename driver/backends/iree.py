@@ -57,6 +57,9 @@ GPU_RUNS_ALONE, GPU_LEFT_OUTSIDE = ("im2col", "transpose"), ("concat",)
 # And a reduction over axes that are not one run (`(x * x).sum((0, 3))`) takes no producer
 # into its dispatch on the GPUs: fused, Vulkan computed it wrong in the first calls after
 # loading (mlc-fuse's split-reductions-alone). On cuda a precaution: not measured here.
+# A grouped convolution that is not depthwise runs alone there too: with a ReLU after it,
+# IREE refused the Vulkan dispatch ("write affecting operations on global resources are
+# restricted to workgroup distributed contexts"; random programs, seed 150005).
 # IREE's recommended CPU settings (its CPU guide): data tiling packs each matmul's operands
 # into the tiles of IREE's mmt4d microkernels (weights once, at load; activations by a
 # pack that IREE fuses into the producing dispatch, or gives a dispatch of its own), and
@@ -645,6 +648,7 @@ def _gpu_target(name: str, runtime: str, **fields) -> Target:
 
     return Target(name=name, load=load, can_run=lambda: _probed(runtime), external_params=True,
                   runs_alone=GPU_RUNS_ALONE, left_outside=GPU_LEFT_OUTSIDE, split_reductions_alone=True,
+                  grouped_convolutions_alone=True,
                   guard_broadcast_reads=True, runtime_driver=lambda flops, options: runtime, **fields)
 
 

@@ -86,7 +86,10 @@ def _grouped_convolution(op: ir.Operation) -> bool:
     """A 2-D or 3-D convolution of several groups that is not depthwise (one input and one
     output channel per group): its lowering is a grouped linalg convolution whose result
     is reshaped back to channels, which IREE 3.13 could not tile beside a broadcast
-    consumer (`F.conv2d(x, w, groups=3) + y` with y of [1, 1, 1]: seed 130036)."""
+    consumer (`F.conv2d(x, w, groups=3) + y` with y of [1, 1, 1]: seed 130036), nor, on
+    vulkan-spirv, beside a ReLU (`relu(F.conv2d(x, w, groups=3))` with two filters per
+    group: seed 150005): "write affecting operations on global resources are restricted
+    to workgroup distributed contexts"."""
     view = op.opview
     if not isinstance(view, (Conv2dOp, Conv3dOp)):
         return False
@@ -136,6 +139,9 @@ class Fuse(Pass):
     split_reductions_alone: bool = dataclasses.field(
         default=False, metadata={"help": "a reduction over axes that are not one run (0 and 3 of four) is a group "
                                          "of its own: no producer fuses into it (IREE 3.13's Vulkan code)"})
+    grouped_convolutions_alone: bool = dataclasses.field(
+        default=False, metadata={"help": "a grouped convolution that is not depthwise is a group of its own: not "
+                                         "even an elementwise consumer joins it (IREE 3.13's Vulkan code)"})
 
     def __post_init__(self):
         _ = self.isolated, self.left_outside  # an unknown op name is an error when the pipeline is built
@@ -167,13 +173,18 @@ class Fuse(Pass):
         if not ops:
             return
         members = collections.defaultdict(list)
-        alone = split_reductions if self.split_reductions_alone else None
-        for op, group in zip(ops, plan(build_graph(ops, self.isolated, alone))):
+        for op, group in zip(ops, plan(build_graph(ops, self.isolated, self._alone()))):
             members[group].append(op)
         for group_ops in members.values():
             emit_group(group_ops)
             self.count("fusion groups")
             self.count(f"ops in groups of {min(len(group_ops), 4)}{'+' if len(group_ops) >= 4 else ''}", len(group_ops))
+
+
+    def _alone(self):
+        """The predicate of the ops that fuse with nothing on this target, or None."""
+        predicates = [split_reductions] * self.split_reductions_alone + [_grouped_convolution] * self.grouped_convolutions_alone
+        return (lambda op: any(predicate(op) for predicate in predicates)) if predicates else None
 
 
 def _functions(module: ir.Operation) -> list[ir.Operation]:
