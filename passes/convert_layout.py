@@ -73,7 +73,8 @@ def untransposed_operand(value: ir.Value, permutation):
         return None
     full = [1] * (rank - value.type.rank) + list(value.type.shape)
     target = [full[i] for i in inverse(permutation)]
-    if [d for d in full if d != 1] == [d for d in target if d != 1]:  # only unit dimensions move
+    moved = [i for i in inverse(permutation) if full[i] != 1]
+    if moved == sorted(moved):  # only unit dimensions move (equal sizes may not trade places)
         return lambda: reshape(value, target)
     if folds_to_constant(value):
         return lambda: transpose(reshape(value, full), inverse(permutation))

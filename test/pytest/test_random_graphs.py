@@ -68,6 +68,11 @@ FOUND = {
     "a grouped conv3d plus a broadcast value": (
         lambda x, w, y: torch.nn.functional.conv3d(x, w, padding=1, groups=3) + y,
         (torch.randn(1, 6, 4, 4, 4), torch.randn(12, 2, 3, 3, 3), torch.randn(1, 1, 1, 1))),
+    # seed 150026: the NHWC layout took an activation whose sizes are all equal for a
+    # reshape of its transpose (a wrong result at -O2 on every target)
+    "a conv's result subtracted from a square activation": (
+        lambda x, y, w: y - torch.nn.functional.conv2d(x, w, padding=1),
+        (torch.randn(1, 5, 1, 1), torch.randn(1, 5, 5, 5), torch.randn(5, 5, 3, 3))),
 }
 
 

@@ -95,3 +95,21 @@ func.func @negative_already_nhwc(%x: tensor<1x8x8x3xf32>) -> tensor<1x8x8x4xf32>
   %c = "mlc.conv2d"(%x, %w) {dilation = array<i64: 1, 1>, groups = 1 : i64, layout = "NHWC", padding = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32>
   return %c : tensor<1x8x8x4xf32>
 }
+
+// -----
+
+/// An operand whose dimensions are all the same size is not a reshape of its NHWC
+/// form: transposing [1, 4, 4, 4] moves data though the shape stays. The transpose out
+/// stops before the sub with an activation of that shape (it once went through, with the
+/// activation left in NCHW: random programs, seed 150026, a wrong result).
+
+// CHECK-LABEL: func.func @negative_equal_sizes_are_not_unit_dimensions
+// CHECK: %[[C:.*]] = "mlc.conv2d"
+// CHECK-NEXT: %[[T:.*]] = "mlc.transpose"(%[[C]]) {permutation = array<i64: 0, 3, 1, 2>}
+// CHECK-NEXT: "mlc.sub"(%arg1, %[[T]]) : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>)
+func.func @negative_equal_sizes_are_not_unit_dimensions(%x: tensor<1x4x4x4xf32>, %y: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %w = "mlc.constant"() {value = dense<0.1> : tensor<4x4x3x3xf32>} : () -> tensor<4x4x3x3xf32>
+  %c = "mlc.conv2d"(%x, %w) {dilation = array<i64: 1, 1>, groups = 1 : i64, layout = "NCHW", padding = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x4xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x4x4xf32>
+  %s = "mlc.sub"(%y, %c) : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %s : tensor<1x4x4x4xf32>
+}
