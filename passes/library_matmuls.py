@@ -12,6 +12,11 @@ original region, reading the product; a group that was only the matmul is gone. 
 matmul outside every region (at bf16 and int8 mlc leaves matmuls to IREE's dispatch
 formation) is replaced in place.
 
+With `packed`, a matmul of several rows by a constant f32 or bf16 weight calls
+`mlc_sgemm_packed` or `mlc_gemm_bf16_packed` instead, passing a fingerprint of the
+weight's values (plus the block's number): the plugin packs each block into MKL's layout
+at its first call and keeps it under that key, where MKL would pack it at every call.
+
 A lowered `mlc.quantized_matmul` of one row (`MxKxNxq8`: its steps marked by the
 lowering) goes whole: one region calling `mlc_matvec_s8_quantizing` on the f32 row, the
 int8 weight's block and its columns' scales, which quantizes the row inside the call;
@@ -26,13 +31,16 @@ static f32, bf16 or i8 matrices from outside its region (or reshaped from outsid
 the reshapes move out with it) into zeros (`linalg.fill` of 0) of f32, or i32 for i8.
 """
 
+import hashlib
 import math
 
+import numpy as np
 from torch_mlir import ir
 from torch_mlir.dialects import arith, tensor
 
 from ..dialects import iree_flow
 from ..dialects.op_base import DYNAMIC
+from . import constant_values
 from .lower_to_linalg import builders
 from .lower_to_linalg.compute import QUANTIZED_STEP
 from .registry import Pass, register
@@ -43,7 +51,9 @@ FUNCTIONS = {"f32": SGEMM, "bf16": "mlc_gemm_bf16", "i8": "mlc_gemm_s8"}
 # Its function for a lowered mlc.quantized_matmul of one row: the f32 row in, quantized
 # inside the call, the int8 product rescaled to f32.
 QUANTIZING_ROW = "mlc_matvec_s8_quantizing"
-PLUGIN_FUNCTIONS = (*FUNCTIONS.values(), QUANTIZING_ROW)
+# Its functions for a constant f32 or bf16 weight, packed once (option `packed`).
+PACKED = {"f32": "mlc_sgemm_packed", "bf16": "mlc_gemm_bf16_packed"}
+PLUGIN_FUNCTIONS = (*FUNCTIONS.values(), QUANTIZING_ROW, *PACKED.values())
 # The `shape_key` kind of such a row: f32 in, int8 weights, f32 out.
 QUANTIZED = "q8"
 
@@ -168,10 +178,12 @@ def column_blocks(n: int, workgroups: int) -> tuple[int, int]:
     return columns, math.ceil(n / columns)
 
 
-def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int, column_scale: ir.Value | None = None) -> ir.Value:
+def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int, column_scale: ir.Value | None = None,
+                   fingerprint: int | None = None) -> ir.Value:
     """lhs @ rhs computed on the library in a dispatch region, at the insertion point
     (with `column_scale`: the f32 row `lhs` quantized per QUANTIZING_ROW, times the int8
-    `rhs`, rescaled by the row's scale and `column_scale`).
+    `rhs`, rescaled by the row's scale and `column_scale`; with the `fingerprint` of a
+    constant `rhs`: on PACKED's function, which packs each block once).
     Each workgroup multiplies all of lhs by a block of columns of rhs: the library
     repacks the part of rhs it is given at every call (for AMX too), so blocks of rows
     would each repack all of it (bf16 64x768x3072 on two workers: 0.58-0.63 ms in
@@ -180,17 +192,18 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int, column_scale: 
     tensor (in TilingInterface::getLoopIteratorTypes)."""
     (m, k), n = lhs.type.shape, rhs.type.shape[1]
     index = ir.IndexType.get()
-    if column_scale is None:
-        kind = next(name for name in FUNCTIONS if element_type(name) == lhs.type.element_type)
-        function, result = FUNCTIONS[kind], result_type(kind)
-    else:
+    if column_scale is not None:
         function, result = QUANTIZING_ROW, ir.F32Type.get()
+    else:
+        kind = next(name for name in FUNCTIONS if element_type(name) == lhs.type.element_type)
+        function, result = (FUNCTIONS if fingerprint is None else PACKED)[kind], result_type(kind)
     columns, count = column_blocks(n, workgroups)
     out_rows = [] if m == 1 else [m]
     destination = tensor.empty([*out_rows, n], result)
     region, body = iree_flow.distributed_region(destination.type, arith.constant(index, count))
     with ir.InsertionPoint(body):
-        offset = arith.muli(iree_flow.workgroup_id(0), arith.constant(index, columns))
+        workgroup = iree_flow.workgroup_id(0)
+        offset = arith.muli(workgroup, arith.constant(index, columns))
         size = arith.minsi(arith.constant(index, columns), arith.subi(arith.constant(index, n), offset))
 
         def block(value: ir.Value, rows: list[int], element: ir.Type) -> ir.Value:
@@ -202,8 +215,11 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int, column_scale: 
         inputs = [lhs, block(rhs, [k], rhs.type.element_type)]
         if column_scale is not None:
             inputs.append(block(column_scale, [], column_scale.type.element_type))
-        product = iree_flow.ukernel_call(function, inputs, block(destination, out_rows, result),
-                                         [arith.constant(index, m), size, arith.constant(index, k)])
+        output = block(destination, out_rows, result)
+        scalars = [arith.constant(index, m), size, arith.constant(index, k)]
+        if fingerprint is not None:
+            scalars.append(_block_fingerprint(fingerprint, workgroup, count))
+        product = iree_flow.ukernel_call(function, inputs, output, scalars)
         if count > 1:
             product = tensor.insert_slice(product, destination, [offset], [size], [], [0] * len(out_rows) + [DYNAMIC],
                                           [*out_rows, DYNAMIC], [1] * (len(out_rows) + 1))
@@ -211,6 +227,27 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int, column_scale: 
     if m == 1:
         return builders.expand(region.results[0], [1, n], [[0, 1]])
     return region.results[0]
+
+
+def weight_fingerprint(weight: ir.Value) -> int | None:
+    """A fingerprint of a constant f32 or bf16 weight's values (the key of its packed
+    blocks, PACKED); None for any other value, or one whose values mlc cannot read."""
+    owner = weight.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.constant" or str(weight.type.element_type) not in PACKED:
+        return None
+    array = constant_values.attribute_value(owner.operation, weight.type)
+    if array is None:
+        return None
+    digest = hashlib.blake2b(np.ascontiguousarray(array).view(np.uint8).data, digest_size=8)
+    digest.update(str(weight.type).encode())
+    return int.from_bytes(digest.digest(), "little") >> 2  # an index, with room for the blocks' numbers
+
+
+def _block_fingerprint(fingerprint: int, workgroup: ir.Value, count: int) -> ir.Value:
+    """The key of this workgroup's block: the weight's fingerprint plus the block's number
+    (each block is packed on its own)."""
+    index = ir.IndexType.get()
+    return arith.addi(arith.constant(index, fingerprint), workgroup) if count > 1 else arith.constant(index, fingerprint)
 
 
 def matmuls(module: ir.Operation) -> list[tuple[ir.Operation, ir.Operation | None]]:
@@ -283,6 +320,9 @@ class LibraryMatmuls(Pass):
     shapes: str = ""
     # Workgroups per matmul: blocks of columns, shared by IREE's worker threads.
     workgroups: int = 2
+    # Constant f32 and bf16 weights of matmuls of several rows go to PACKED's functions,
+    # which pack each block once (at its first call); false: MKL packs them at every call.
+    packed: bool = False
 
     @property
     def chosen(self) -> set[str] | None:
@@ -321,7 +361,11 @@ class LibraryMatmuls(Pass):
         outside every region), and removes what only it used."""
         lhs, rhs = (_outside_copy(operand, region) for operand in matmul.operands[:2])
         with ir.InsertionPoint(region or matmul), matmul.location:
-            library = library_region(lhs, rhs, self.workgroups)
+            fingerprint = None
+            if self.packed and lhs.type.shape[0] > 1:  # a single row reads the weight as it lies
+                fingerprint = weight_fingerprint(rhs)
+                self.count("weights packed once" if fingerprint is not None else "weights packed at each call")
+            library = library_region(lhs, rhs, self.workgroups, fingerprint=fingerprint)
         matmul.results[0].replace_all_uses_with(library)
         body = matmul.parent.regions[0].blocks[0]
         matmul.erase()

@@ -355,7 +355,8 @@ def _cpu_passes(module: ir.Operation, options: dict) -> tuple[list[str], dict]:
     if not choice["library"]:
         return [], {"matmul_library": choice}
     shapes = ",".join(choice["library"])
-    return [f"mlc-library-matmuls{{shapes={shapes} workgroups={matmul_choice.WORKGROUPS}}}"], {"matmul_library": choice}
+    return [f"mlc-library-matmuls{{shapes={shapes} workgroups={matmul_choice.WORKGROUPS} packed=true}}"], \
+        {"matmul_library": choice}
 
 
 LLVM_CPU = Target(

@@ -32,7 +32,7 @@ from torch_mlir.dialects import arith, func, linalg, tensor
 
 from ...dialects import iree_flow
 from ...errors import UserError
-from ...passes import library_matmuls
+from ...passes import constant_values, library_matmuls
 from ..executable_cache import default_directory, host_cpu, iree_version
 from . import matmul_library
 
@@ -59,7 +59,9 @@ ROUNDS, CALLS = 15, 2
 COLD_BYTES = 32 << 20
 MAX_COPIES = 16
 # Part of the timings' key: a new way of measuring measures every shape again.
-METHOD = 3  # 2: real weights for both kernels, blocks of columns; 3: single rows on copies in one call
+# 2: real weights for both kernels, blocks of columns; 3: single rows on copies in one call;
+# 4: f32 and bf16 weights packed once on the library, as mlc-library-matmuls{packed} runs them.
+METHOD = 4
 WORKGROUPS = 2  # blocks of columns per library matmul: one per IREE worker on 2 cores
 
 
@@ -209,8 +211,9 @@ def _varied_values(k: int, n: int, operands: str, copy: int = 0) -> np.ndarray:
     return (steps - 3).astype(np.int8) if operands == "i8" else (steps * 0.125).astype(np.float32)
 
 
-def _varied_weight(k: int, n: int, operands: str, copy: int = 0) -> ir.DenseElementsAttr:
-    """A weight held in a buffer, as a model's is, for both kernels. A splat is cheaper
+def _varied_weight(k: int, n: int, operands: str, copy: int = 0) -> ir.Attribute:
+    """A weight held in a buffer (a resource blob, whose values mlc reads back to
+    fingerprint it, as a model's weights), for both kernels. A splat is cheaper
     to compile, but IREE inlines it into the dispatch: its kernel then reads no weight
     from memory (GPT-2's head, timed on 10912 columns, took 8.1 ms on IREE's kernel
     and 9.6 on the library, where the whole head ran 41 ms faster on the library), it
@@ -218,9 +221,9 @@ def _varied_weight(k: int, n: int, operands: str, copy: int = 0) -> ir.DenseElem
     library gets no buffer for a bf16 splat ("Unable to resolve all strided buffer
     descriptors")."""
     values = _varied_values(k, n, operands, copy)
-    if operands == "bf16":
-        return ir.DenseElementsAttr.get(values.astype(ml_dtypes.bfloat16).view(np.uint16), type=ir.BF16Type.get())
-    return ir.DenseElementsAttr.get(values)
+    type_ = ir.RankedTensorType.get([k, n], library_matmuls.element_type(operands))
+    return constant_values.constant_attribute(values.astype(ml_dtypes.bfloat16) if operands == "bf16" else values,
+                                              type_, f"weight{copy}")
 
 
 def _zero_product(a: ir.Value, b: ir.Value, c_type: ir.RankedTensorType) -> ir.Value:
@@ -262,7 +265,9 @@ def benchmark_module(shapes: list[str]) -> ir.Module:
 def _product(variant: str, a: ir.Value, b: ir.Value, c_type: ir.RankedTensorType, narrow: bool) -> ir.Value:
     """a @ b on the library, or on IREE's kernel as mlc's executables run it there."""
     if variant == "library":
-        return library_matmuls.library_region(a, b, WORKGROUPS)
+        packed = a.type.shape[0] > 1  # as mlc-library-matmuls{packed} runs it
+        return library_matmuls.library_region(a, b, WORKGROUPS,
+                                              fingerprint=library_matmuls.weight_fingerprint(b) if packed else None)
     if narrow:
         return _zero_product(a, b, c_type)
     region, block = iree_flow.dispatch_region(c_type, [])

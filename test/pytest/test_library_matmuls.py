@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 import torch
-from conftest import compile_and_compare
+from conftest import assert_matches, compile_and_compare
 
 import mlc
 from mlc.driver.backends import iree as iree_backend
@@ -68,6 +68,55 @@ def test_odd_column_counts_and_a_single_row():
 
 
 @pytest.mark.iree
+def test_constant_weights_are_packed_once_and_found_again_by_their_values():
+    """Models of one shape and other weights, called in turn in one process, and a third
+    compiled after the first is gone (IREE may put its weights where the first's were):
+    the plugin keeps each weight's packed blocks under its values' fingerprint, so each
+    model gives its own numbers, call after call."""
+    torch.manual_seed(0)
+    x = torch.randn(24, 64)
+    layers = [torch.nn.Linear(64, 96) for _ in range(3)]
+    compiled = [mlc.compile(layer, (x,), cache=False, **ON) for layer in layers[:2]]
+    for model in compiled:
+        assert model.report.pass_statistic("mlc-library-matmuls", "weights packed once") == 1
+    for _ in range(2):
+        for model, layer in zip(compiled, layers):
+            assert_matches(model(x), layer(x).detach())
+    del compiled[0]
+    third = mlc.compile(layers[2], (x,), cache=False, **ON)
+    for model, layer in ((compiled[0], layers[1]), (third, layers[2])) * 2:
+        assert_matches(model(x), layer(x).detach())
+
+
+@pytest.mark.iree
+def test_past_the_packed_weights_limit_blocks_are_packed_at_each_call(tmp_path):
+    """MLC_PACKED_WEIGHTS_LIMIT=0: nothing is kept packed, and the numbers are the same."""
+    script = tmp_path / "unkept.py"
+    script.write_text("""
+import torch, mlc
+torch.manual_seed(0)
+layer, x = torch.nn.Linear(64, 96), torch.randn(24, 64)
+compiled = mlc.compile(layer, (x,), cache=False, target_options={"matmul-library": True})
+assert compiled.report.pass_statistic("mlc-library-matmuls", "weights packed once") == 1
+for _ in range(2):
+    torch.testing.assert_close(torch.as_tensor(compiled(x)), layer(x).detach(), rtol=1e-4, atol=1e-4)
+print("same")
+""")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          env={**os.environ, "MLC_PACKED_WEIGHTS_LIMIT": "0"})
+    assert done.returncode == 0 and done.stdout.strip() == "same", done.stderr[-2000:]
+
+
+@pytest.mark.iree
+def test_a_weight_that_is_an_input_is_packed_by_mkl_at_each_call():
+    torch.manual_seed(0)
+    compiled = compile_and_compare(torch.matmul, torch.randn(24, 64), torch.randn(64, 96),
+                                   call_with=[(torch.randn(24, 64), torch.randn(64, 96)) for _ in range(2)], **ON)
+    statistics = compiled.report.pass_statistics("mlc-library-matmuls")
+    assert statistics["weights packed at each call"] == 1 and "weights packed once" not in statistics
+
+
+@pytest.mark.iree
 def test_bf16_matmuls_on_the_library_stay_within_the_budget():
     """At bf16 mlc leaves matmuls outside its groups; the library takes them there, as
     bf16 x bf16 summed in f32 (AMX where the CPU has it)."""
@@ -76,6 +125,7 @@ def test_bf16_matmuls_on_the_library_stay_within_the_budget():
     compiled = mlc.compile(model, (x,), precision="bf16", **ON)
     assert library_shapes(compiled) == ["24x64x256xbf16", "24x256x64xbf16"]
     assert compiled.report["dispatches by kind"]["library matmuls"] == 2
+    assert compiled.report.pass_statistic("mlc-library-matmuls", "weights packed once") == 2
     with torch.no_grad():
         expected = model(x)
     error = float((torch.as_tensor(compiled(x)) - expected).norm() / expected.norm())

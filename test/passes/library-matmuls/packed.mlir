@@ -1,0 +1,36 @@
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all packed=true})' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all packed=true})' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all})' | FileCheck %s --check-prefix=UNPACKED
+
+/// With `packed`, a matmul by a constant f32 weight calls the plugin's mlc_sgemm_packed,
+/// which packs each block of the weight once, at its first call, and keeps it under a
+/// key: the fingerprint of the weight's values (computed here) plus the block's number.
+/// A weight that is not a constant goes to mlc_sgemm, which MKL packs at every call.
+
+// STATS: 'mlc-library-matmuls'
+// STATS-DAG: (1) weights packed once
+// STATS-DAG: (1) weights packed at each call
+// STATS-DAG: (2) matmuls on the library
+
+// CHECK-LABEL: func.func @constant_weight
+// CHECK:       "flow.dispatch.region"
+// CHECK:         %[[ID:.*]] = "flow.dispatch.workgroup.id"() {dimension = 0 : index} : () -> index
+// CHECK:         %[[KEY:.*]] = arith.addi %c{{[0-9]+}}, %[[ID]] : index
+// CHECK:         "iree_codegen.ukernel.generic"({{.*}}, %[[KEY]]) {operandSegmentSizes = array<i32: 2, 1, 4>{{.*}} u_kernel_fn_name = "mlc_sgemm_packed"}
+// UNPACKED-LABEL: func.func @constant_weight
+// UNPACKED:       u_kernel_fn_name = "mlc_sgemm"}
+func.func @constant_weight(%x: tensor<4x8xf32>) -> tensor<4x32xf32> {
+  %w = "mlc.constant"() {value = dense<[[-0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00], [0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75], [-0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25], [0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50], [-0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50], [0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25], [0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75], [-0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00, 0.25, 0.50, 0.75, -0.75, -0.50, -0.25, 0.00]]> : tensor<8x32xf32>} : () -> tensor<8x32xf32>
+  %0 = "mlc.matmul"(%x, %w) : (tensor<4x8xf32>, tensor<8x32xf32>) -> tensor<4x32xf32>
+  return %0 : tensor<4x32xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @weight_argument
+// CHECK-NOT:     mlc_sgemm_packed
+// CHECK:         u_kernel_fn_name = "mlc_sgemm"}
+func.func @weight_argument(%x: tensor<4x8xf32>, %w: tensor<8x32xf32>) -> tensor<4x32xf32> {
+  %0 = "mlc.matmul"(%x, %w) : (tensor<4x8xf32>, tensor<8x32xf32>) -> tensor<4x32xf32>
+  return %0 : tensor<4x32xf32>
+}
