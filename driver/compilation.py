@@ -244,7 +244,7 @@ class Compilation:
         target, report = self.target, self.report
         if target.target_passes is not None:
             with self.progress.stage(f"{target.name} passes"):
-                elements, facts = target.passes(module)
+                elements, facts = target.passes(module, weights_inside=self.params is None)
             report.record(**facts)
             if elements:
                 self._stage(f"{target.name} passes", elements, module)

@@ -36,7 +36,8 @@ class Target:
     # Whether, given the options, a single int8 row runs whole (mlc-quantize-int8{whole-rows})
     quantized_rows: Callable[[Mapping], bool] | None = None
     # Passes of its own on the lowered module, chosen from it and the target options, and
-    # what to report of the choice: (linalg module, options) -> (pipeline elements, Report fields)
+    # what to report of the choice: (linalg module, options, weights inside the executable)
+    # -> (pipeline elements, Report fields)
     target_passes: Callable[..., tuple[list[str], dict]] | None = None
     flags: tuple[str, ...] = ()  # iree-compile's flags for it (IREE targets)
     # The runtime driver for a model of this many matmul FLOPs (None: unknown), given the
@@ -87,11 +88,13 @@ class BoundTarget:
     def compile(self, module, cache=None) -> bytes:
         return self.target.compile(module, dict(self.options), cache)
 
-    def passes(self, module) -> tuple[list[str], dict]:
-        """The target's own passes on the lowered module, and what to report of them."""
+    def passes(self, module, weights_inside: bool = True) -> tuple[list[str], dict]:
+        """The target's own passes on the lowered module, and what to report of them.
+        `weights_inside`: the module's weights stay in the executable (no parameter
+        archive, whose values could change after compiling)."""
         if self.target.target_passes is None:
             return [], {}
-        return self.target.target_passes(module, dict(self.options))
+        return self.target.target_passes(module, dict(self.options), weights_inside)
 
     def driver_for(self, flops: float | None) -> str | None:
         """The runtime driver that runs a model of `flops` best (IREE targets)."""

@@ -89,6 +89,16 @@ def test_constant_weights_are_packed_once_and_found_again_by_their_values():
 
 
 @pytest.mark.iree
+def test_weights_in_a_parameter_archive_are_packed_at_each_call():
+    """An archive can be swapped for another after compiling, and a block packed under
+    the compiled values' fingerprint would then be another weight's."""
+    torch.manual_seed(0)
+    compiled = compile_and_compare(torch.nn.Linear(64, 96), torch.randn(24, 64), external_params=True, **ON)
+    statistics = compiled.report.pass_statistics("mlc-library-matmuls")
+    assert statistics["matmuls on the library"] == 1 and "weights packed once" not in statistics
+
+
+@pytest.mark.iree
 def test_past_the_packed_weights_limit_blocks_are_packed_at_each_call(tmp_path):
     """MLC_PACKED_WEIGHTS_LIMIT=0: nothing is kept packed, and the numbers are the same."""
     script = tmp_path / "unkept.py"
