@@ -12,8 +12,8 @@ original region, reading the product; a group that was only the matmul is gone. 
 matmul outside every region (at bf16 and int8 mlc leaves matmuls to IREE's dispatch
 formation) is replaced in place.
 
-With `packed`, a matmul of several rows by a constant f32 or bf16 weight calls
-`mlc_sgemm_packed` or `mlc_gemm_bf16_packed` instead, passing a fingerprint of the
+With `packed`, a matmul of several rows by a constant weight calls `mlc_sgemm_packed`,
+`mlc_gemm_bf16_packed` or `mlc_gemm_s8_packed` instead, passing a fingerprint of the
 weight's values (plus the block's number): the plugin packs each block into MKL's layout
 at its first call and keeps it under that key, where MKL would pack it at every call.
 
@@ -51,8 +51,8 @@ FUNCTIONS = {"f32": SGEMM, "bf16": "mlc_gemm_bf16", "i8": "mlc_gemm_s8"}
 # Its function for a lowered mlc.quantized_matmul of one row: the f32 row in, quantized
 # inside the call, the int8 product rescaled to f32.
 QUANTIZING_ROW = "mlc_matvec_s8_quantizing"
-# Its functions for a constant f32 or bf16 weight, packed once (option `packed`).
-PACKED = {"f32": "mlc_sgemm_packed", "bf16": "mlc_gemm_bf16_packed"}
+# Its functions for a constant weight, packed once (option `packed`).
+PACKED = {"f32": "mlc_sgemm_packed", "bf16": "mlc_gemm_bf16_packed", "i8": "mlc_gemm_s8_packed"}
 PLUGIN_FUNCTIONS = (*FUNCTIONS.values(), QUANTIZING_ROW, *PACKED.values())
 # The `shape_key` kind of such a row: f32 in, int8 weights, f32 out.
 QUANTIZED = "q8"
@@ -230,7 +230,7 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int, column_scale: 
 
 
 def weight_fingerprint(weight: ir.Value) -> int | None:
-    """A fingerprint of a constant f32 or bf16 weight's values (the key of its packed
+    """A fingerprint of a constant f32, bf16 or int8 weight's values (the key of its packed
     blocks, PACKED); None for any other value, or one whose values mlc cannot read."""
     owner = weight.owner
     if isinstance(owner, ir.Block) or owner.name != "arith.constant" or str(weight.type.element_type) not in PACKED:
@@ -320,7 +320,7 @@ class LibraryMatmuls(Pass):
     shapes: str = ""
     # Workgroups per matmul: blocks of columns, shared by IREE's worker threads.
     workgroups: int = 2
-    # Constant f32 and bf16 weights of matmuls of several rows go to PACKED's functions,
+    # Constant weights of matmuls of several rows go to PACKED's functions,
     # which pack each block once (at its first call); false: MKL packs them at every call.
     packed: bool = False
 

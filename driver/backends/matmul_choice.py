@@ -60,7 +60,7 @@ COLD_BYTES = 32 << 20
 MAX_COPIES = 16
 # Part of the timings' key: a new way of measuring measures every shape again.
 # 2: real weights for both kernels, blocks of columns; 3: single rows on copies in one call;
-# 4: f32 and bf16 weights packed once on the library, as mlc-library-matmuls{packed} runs them.
+# 4: weights packed once on the library (but single rows'), as mlc-library-matmuls{packed} runs them.
 METHOD = 4
 WORKGROUPS = 2  # blocks of columns per library matmul: one per IREE worker on 2 cores
 

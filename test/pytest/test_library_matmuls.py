@@ -218,7 +218,8 @@ def test_the_choice_follows_the_measurements(monkeypatch):
 @pytest.mark.iree
 def test_int8_matmuls_on_the_library_sum_exactly_as_iree_does():
     """At int8 both kernels sum int8 x int8 in int32 exactly (the library unsigned-shifts
-    A and corrects by B's column sums; a single row runs on its VNNI kernel), so the
+    A and corrects by B's column sums, kept with the packed weight; a single row runs on
+    its VNNI kernel), so the
     outputs agree to rounding: with odd sizes, a single row, and activations at -127
     and 127."""
     torch.manual_seed(0)
@@ -228,7 +229,10 @@ def test_int8_matmuls_on_the_library_sum_exactly_as_iree_does():
         off = mlc.compile(model, (x,), precision="int8", target_options={"matmul-library": False})
         kind = "q8" if x.shape[0] == 1 else "i8"  # a single row is quantized in the library's call
         assert library_shapes(on) == [f"{x.shape[0]}x72x200x{kind}", f"{x.shape[0]}x200x40x{kind}"]
-        np.testing.assert_allclose(np.asarray(on(x)), np.asarray(off(x)), rtol=1e-6, atol=1e-6)
+        packed = on.report.pass_statistic("mlc-library-matmuls", "weights packed once")
+        assert packed == (0 if x.shape[0] == 1 else 2)  # several rows: the weight and its column sums packed once
+        for _ in range(2):
+            np.testing.assert_allclose(np.asarray(on(x)), np.asarray(off(x)), rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.iree

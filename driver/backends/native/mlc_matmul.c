@@ -7,7 +7,7 @@
  * passes all of A and its columns of B and C (`iree_codegen.ukernel.generic`, each
  * buffer with its offset and the stride of its outer dimension), so IREE's worker threads share the matmul and MKL runs one
  * thread per call; a constant weight's blocks are packed once, at their first call
- * (`mlc_sgemm_packed`, `mlc_gemm_bf16_packed`). A single row runs on mlc's own kernels instead, which read B as it lies:
+ * (`mlc_sgemm_packed`, `mlc_gemm_bf16_packed`, `mlc_gemm_s8_packed`). A single row runs on mlc's own kernels instead, which read B as it lies:
  * AVX-512-BF16 for bf16 (gemv_bf16.h), VNNI for int8 (gemv_s8_vnni.h). `mlc_matvec_s8_quantizing`
  * takes an f32 row and quantizes it itself (mlc.quantized_matmul of an LLM's decode step).
  * Load it with `--executable_plugin=libmlc_matmul.so`. */
@@ -79,8 +79,43 @@ static size_t packed_limit(void) {
   return limit;
 }
 
-/* What a packed block holds: f32 for cblas_sgemm_compute, bf16 for cblas_gemm_bf16bf16f32_compute. */
-typedef enum { PACKED_F32, PACKED_BF16 } packed_kind_t;
+/* What a packed block holds: f32 for cblas_sgemm_compute, bf16 for
+ * cblas_gemm_bf16bf16f32_compute, int8 for cblas_gemm_s8u8s32_compute followed by the
+ * block's column sums (int32, at the next multiple of 64 bytes; see product_s8). */
+typedef enum { PACKED_F32, PACKED_BF16, PACKED_S8 } packed_kind_t;
+
+static const size_t PACKED_ELEMENT_BYTES[] = {sizeof(float), sizeof(MKL_BF16), sizeof(int8_t)};
+
+static size_t mkl_packed_size(packed_kind_t kind, size_t m, size_t n, size_t k) {
+  const MKL_INT mm = (MKL_INT)m, nn = (MKL_INT)n, kk = (MKL_INT)k;
+  switch (kind) {
+    case PACKED_F32: return cblas_sgemm_pack_get_size(CblasBMatrix, mm, nn, kk);
+    case PACKED_BF16: return cblas_gemm_bf16bf16f32_pack_get_size(CblasBMatrix, mm, nn, kk);
+    default: return (cblas_gemm_s8u8s32_pack_get_size(CblasBMatrix, mm, nn, kk) + 63) / 64 * 64;
+  }
+}
+
+static void column_sums(const int8_t* b, size_t k, size_t n, size_t stride, int32_t* sums);
+
+/* Packs b (k x n, row stride ldb) into `packed`, of mkl_packed_size bytes (and n int32 more for int8). */
+static void pack(packed_kind_t kind, const void* b, size_t ldb, size_t m, size_t n, size_t k, void* packed) {
+  const MKL_INT mm = (MKL_INT)m, nn = (MKL_INT)n, kk = (MKL_INT)k, ld = (MKL_INT)ldb;
+  switch (kind) {
+    case PACKED_F32:
+      cblas_sgemm_pack(CblasRowMajor, CblasBMatrix, CblasNoTrans, mm, nn, kk, 1.0f, b, ld, packed);
+      break;
+    case PACKED_BF16:
+      cblas_gemm_bf16bf16f32_pack(CblasRowMajor, CblasBMatrix, CblasNoTrans, mm, nn, kk, b, ld, packed);
+      break;
+    case PACKED_S8: {
+      cblas_gemm_s8u8s32_pack(CblasRowMajor, CblasBMatrix, CblasNoTrans, mm, nn, kk, b, ld, packed);
+      int32_t* sums = (int32_t*)((char*)packed + mkl_packed_size(kind, m, n, k));
+      memset(sums, 0, n * sizeof(int32_t));
+      column_sums(b, k, n, ldb, sums);
+      break;
+    }
+  }
+}
 
 typedef struct {
   uint64_t fingerprint;
@@ -117,19 +152,14 @@ static const void* packed_block(uint64_t fingerprint, packed_kind_t kind, const 
                                 size_t n, size_t k) {
   const void* found = find_packed(fingerprint, kind, m, n, k);
   if (found) return found;
-  const size_t bytes = k * n * (kind == PACKED_F32 ? sizeof(float) : sizeof(MKL_BF16));
+  const size_t bytes = k * n * PACKED_ELEMENT_BYTES[kind];
   pthread_mutex_lock(&packed_lock);
   const int room = packed_bytes + bytes <= packed_limit();
   pthread_mutex_unlock(&packed_lock);
   if (!room) return NULL;
-  const MKL_INT mm = (MKL_INT)m, nn = (MKL_INT)n, kk = (MKL_INT)k;
-  void* packed = mkl_malloc(kind == PACKED_F32 ? cblas_sgemm_pack_get_size(CblasBMatrix, mm, nn, kk)
-                                               : cblas_gemm_bf16bf16f32_pack_get_size(CblasBMatrix, mm, nn, kk), 64);
+  void* packed = mkl_malloc(mkl_packed_size(kind, m, n, k) + (kind == PACKED_S8 ? n * sizeof(int32_t) : 0), 64);
   if (!packed) return NULL;
-  if (kind == PACKED_F32)
-    cblas_sgemm_pack(CblasRowMajor, CblasBMatrix, CblasNoTrans, mm, nn, kk, 1.0f, b, (MKL_INT)ldb, packed);
-  else
-    cblas_gemm_bf16bf16f32_pack(CblasRowMajor, CblasBMatrix, CblasNoTrans, mm, nn, kk, b, (MKL_INT)ldb, packed);
+  pack(kind, b, ldb, m, n, k, packed);
   pthread_mutex_lock(&packed_lock);
   size_t i = fingerprint % PACKED_SLOTS, probes = 0;
   for (; probes < PACKED_SLOTS && packed_blocks[i].packed; i = (i + 1) % PACKED_SLOTS, ++probes)
@@ -213,6 +243,21 @@ __attribute__((target_clones("arch=skylake-avx512", "avx2", "default"))) static 
     for (size_t j = 0; j < n; ++j) sums[j] += b[kk * stride + j];
 }
 
+/* A + 128 as unsigned bytes, rows packed together (k apart); NULL out of memory. */
+static uint8_t* shifted_rows(const int8_t* a, size_t lda, size_t m, size_t k) {
+  uint8_t* shifted = malloc(m * k);
+  if (shifted)
+    for (size_t i = 0; i < m; ++i)
+      for (size_t j = 0; j < k; ++j) shifted[i * k + j] = (uint8_t)(a[i * lda + j] ^ 0x80);
+  return shifted;
+}
+
+/* (A + 128) B - 128 * (column sums of B) = A B. */
+static void unshift(int32_t* c, size_t ldc, size_t m, size_t n, const int32_t* sums) {
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) c[i * ldc + j] -= 128 * sums[j];
+}
+
 /* C = A B in exact int32 (A m x k with row stride lda, B k x n with ldb, C with ldc): a
  * single row on the VNNI kernel where it runs, else MKL as above. 0, or 1 out of memory. */
 static int product_s8(const int8_t* a, size_t lda, const int8_t* b, size_t ldb, int32_t* c, size_t ldc, size_t m,
@@ -221,21 +266,18 @@ static int product_s8(const int8_t* a, size_t lda, const int8_t* b, size_t ldb, 
     gemv_s8_vnni(a, b, ldb, c, k, n);
     return 0;
   }
-  uint8_t* shifted = malloc(m * k);
+  uint8_t* shifted = shifted_rows(a, lda, m, k);
   int32_t* sums = calloc(n, sizeof(int32_t));
   if (!shifted || !sums) {
     free(shifted);
     free(sums);
     return 1;
   }
-  for (size_t i = 0; i < m; ++i)
-    for (size_t j = 0; j < k; ++j) shifted[i * k + j] = (uint8_t)(a[i * lda + j] ^ 0x80);
   column_sums(b, k, n, ldb, sums);
   const MKL_INT32 no_offset = 0;
   cblas_gemm_s8u8s32(CblasRowMajor, CblasNoTrans, CblasNoTrans, CblasFixOffset, (MKL_INT)m, (MKL_INT)n, (MKL_INT)k,
                      1.0f, shifted, (MKL_INT)k, 0, b, (MKL_INT)ldb, 0, 0.0f, c, (MKL_INT)ldc, &no_offset);
-  for (size_t i = 0; i < m; ++i)
-    for (size_t j = 0; j < n; ++j) c[i * ldc + j] -= 128 * sums[j];
+  unshift(c, ldc, m, n, sums);
   free(shifted);
   free(sums);
   return 0;
@@ -248,6 +290,27 @@ static int mlc_gemm_s8(void* params_ptr, void* context, void* reserved) {
   if (p->m == 0 || p->n == 0) return 0;
   return product_s8((const int8_t*)p->a + p->a_offset, p->a_stride, (const int8_t*)p->b + p->b_offset, p->b_stride,
                     (int32_t*)p->c + p->c_offset, (size_t)c_stride(p->m, p->n, p->c_stride), p->m, p->n, p->k);
+}
+
+/* mlc_gemm_s8 on an int8 weight packed once with its column sums (as mlc_sgemm_packed);
+ * a single row still goes to the VNNI row kernel. */
+static int mlc_gemm_s8_packed(void* params_ptr, void* context, void* reserved) {
+  const mlc_sgemm_packed_params_t* p = (const mlc_sgemm_packed_params_t*)params_ptr;
+  const mlc_gemm_params_t* g = &p->gemm;
+  if (g->m == 0 || g->n == 0) return 0;
+  const int8_t* b = (const int8_t*)g->b + g->b_offset;
+  const void* packed = g->m == 1 ? NULL : packed_block(p->fingerprint, PACKED_S8, b, g->b_stride, g->m, g->n, g->k);
+  uint8_t* shifted = packed ? shifted_rows((const int8_t*)g->a + g->a_offset, g->a_stride, g->m, g->k) : NULL;
+  if (!shifted) return mlc_gemm_s8(params_ptr, context, reserved);
+  const size_t ldc = (size_t)c_stride(g->m, g->n, g->c_stride);
+  int32_t* c = (int32_t*)g->c + g->c_offset;
+  const MKL_INT32 no_offset = 0;
+  cblas_gemm_s8u8s32_compute(CblasRowMajor, CblasNoTrans, CblasPacked, CblasFixOffset, (MKL_INT)g->m, (MKL_INT)g->n,
+                             (MKL_INT)g->k, 1.0f, shifted, (MKL_INT)g->k, 0, packed, (MKL_INT)g->n, 0, 0.0f, c,
+                             (MKL_INT)ldc, &no_offset);
+  unshift(c, ldc, g->m, g->n, (const int32_t*)((const char*)packed + mkl_packed_size(PACKED_S8, g->m, g->n, g->k)));
+  free(shifted);
+  return 0;
 }
 
 /* The parameters of mlc_matvec_s8_quantizing: the f32 row x, the int8 weight's block of
@@ -329,6 +392,9 @@ static iree_plugin_status_t plugin_resolve(void* self, const iree_plugin_resolve
       params->out_fn_contexts[i] = NULL;
     } else if (strcmp(name, "mlc_gemm_bf16_packed") == 0) {
       params->out_fn_ptrs[i] = (void*)(iree_plugin_import_fn_t)mlc_gemm_bf16_packed;
+      params->out_fn_contexts[i] = NULL;
+    } else if (strcmp(name, "mlc_gemm_s8_packed") == 0) {
+      params->out_fn_ptrs[i] = (void*)(iree_plugin_import_fn_t)mlc_gemm_s8_packed;
       params->out_fn_contexts[i] = NULL;
     } else if (strcmp(name, "mlc_gemm_bf16") == 0) {
       params->out_fn_ptrs[i] = (void*)(iree_plugin_import_fn_t)mlc_gemm_bf16;
