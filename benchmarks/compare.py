@@ -45,6 +45,10 @@ from importlib import metadata
 from pathlib import Path
 
 os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", tempfile.mkdtemp(prefix="mlc-compare-inductor-"))
+# The matmul library keeps each model's packed weights for the life of the process, up to a
+# twelfth of memory by default; a run compiles all its models in one process (precision.py:
+# each at three precisions), and past that limit the later ones would run unpacked.
+os.environ.setdefault("MLC_PACKED_WEIGHTS_LIMIT", str(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 4))
 
 import iree.compiler  # noqa: E402
 import numpy as np  # noqa: E402

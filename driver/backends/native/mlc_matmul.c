@@ -62,10 +62,10 @@ static int mlc_sgemm(void* params_ptr, void* context, void* reserved) {
  * another executable's constants where an unloaded one's were. MKL's layout cannot be
  * made at compile time: it holds offsets that depend on where the buffer lies.
  *
- * Packed blocks live as long as the process, for weights of up to a sixth of the
+ * Packed blocks live as long as the process, for weights of up to a twelfth of the
  * machine's memory together (MKL's packed blocks touch about 1.4 times the weight's
- * bytes); past that, blocks are packed at each call as by mlc_sgemm (a process that
- * loads many models keeps the first ones packed). MLC_PACKED_WEIGHTS_LIMIT (bytes of
+ * bytes, and a test suite runs a process per core); past that, blocks are packed at each
+ * call as by mlc_sgemm (a process that loads many models keeps the first ones packed). MLC_PACKED_WEIGHTS_LIMIT (bytes of
  * weights) sets another limit; 0 packs at every call. */
 enum { PACKED_SLOTS = 4096 };
 
@@ -74,7 +74,7 @@ static size_t packed_limit(void) {
   if (limit == (size_t)-1) {
     const char* set = getenv("MLC_PACKED_WEIGHTS_LIMIT");
     limit = set ? (size_t)strtoull(set, NULL, 10)
-                : (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE) / 6;
+                : (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE) / 12;
   }
   return limit;
 }
