@@ -374,6 +374,20 @@ static iree_plugin_status_t plugin_load(const iree_plugin_environment_t* environ
 
 static void plugin_unload(void* self) { (void)self; }
 
+/* The imports, by the names mlc's executables call them (passes/library_matmuls.py). */
+static const struct {
+  const char* name;
+  iree_plugin_import_fn_t function;
+} IMPORTS[] = {
+    {"mlc_sgemm", mlc_sgemm},
+    {"mlc_sgemm_packed", mlc_sgemm_packed},
+    {"mlc_gemm_bf16", mlc_gemm_bf16},
+    {"mlc_gemm_bf16_packed", mlc_gemm_bf16_packed},
+    {"mlc_gemm_s8", mlc_gemm_s8},
+    {"mlc_gemm_s8_packed", mlc_gemm_s8_packed},
+    {"mlc_matvec_s8_quantizing", mlc_matvec_s8_quantizing},
+};
+
 static iree_plugin_status_t plugin_resolve(void* self, const iree_plugin_resolve_params_t* params,
                                            uint32_t* out_resolution) {
   (void)self;
@@ -384,26 +398,10 @@ static iree_plugin_status_t plugin_resolve(void* self, const iree_plugin_resolve
     const char* name = params->symbol_names[i];
     int optional = name[0] == '?';
     if (optional) ++name;
-    if (strcmp(name, "mlc_sgemm") == 0) {
-      params->out_fn_ptrs[i] = (void*)(iree_plugin_import_fn_t)mlc_sgemm;
-      params->out_fn_contexts[i] = NULL;
-    } else if (strcmp(name, "mlc_sgemm_packed") == 0) {
-      params->out_fn_ptrs[i] = (void*)(iree_plugin_import_fn_t)mlc_sgemm_packed;
-      params->out_fn_contexts[i] = NULL;
-    } else if (strcmp(name, "mlc_gemm_bf16_packed") == 0) {
-      params->out_fn_ptrs[i] = (void*)(iree_plugin_import_fn_t)mlc_gemm_bf16_packed;
-      params->out_fn_contexts[i] = NULL;
-    } else if (strcmp(name, "mlc_gemm_s8_packed") == 0) {
-      params->out_fn_ptrs[i] = (void*)(iree_plugin_import_fn_t)mlc_gemm_s8_packed;
-      params->out_fn_contexts[i] = NULL;
-    } else if (strcmp(name, "mlc_gemm_bf16") == 0) {
-      params->out_fn_ptrs[i] = (void*)(iree_plugin_import_fn_t)mlc_gemm_bf16;
-      params->out_fn_contexts[i] = NULL;
-    } else if (strcmp(name, "mlc_gemm_s8") == 0) {
-      params->out_fn_ptrs[i] = (void*)(iree_plugin_import_fn_t)mlc_gemm_s8;
-      params->out_fn_contexts[i] = NULL;
-    } else if (strcmp(name, "mlc_matvec_s8_quantizing") == 0) {
-      params->out_fn_ptrs[i] = (void*)(iree_plugin_import_fn_t)mlc_matvec_s8_quantizing;
+    size_t found = 0;
+    while (found < sizeof IMPORTS / sizeof IMPORTS[0] && strcmp(name, IMPORTS[found].name) != 0) ++found;
+    if (found < sizeof IMPORTS / sizeof IMPORTS[0]) {
+      params->out_fn_ptrs[i] = (void*)IMPORTS[found].function;
       params->out_fn_contexts[i] = NULL;
     } else if (optional) {
       *out_resolution |= IREE_PLUGIN_RESOLUTION_MISSING_OPTIONAL;
