@@ -23,10 +23,12 @@ from .op_base import (
     expect_element_type,
     expect_same_element_type,
     expect_shape,
+    float_attr,
     format_shape,
     i64_array,
     int_attr,
     ranked,
+    shapes_match,
     string_choice,
 )
 
@@ -113,6 +115,88 @@ class QuantizedMatmulOp(MlcOp, name="quantized_matmul", traits=[ext.Pure]):
             raise VerifyError(f"scale must be f32 [N] with N = {weight.shape[1]}, got {scale}")
         expect_shape(self.result, [lhs.shape[0], weight.shape[1]], "result")
         expect_element_type(self.result, lhs.element_type, "result")
+
+
+def mask_strides(mask_shape: list[int], scores_shape: list[int]) -> list[int] | None:
+    """How the plugin reads a contiguous mask that broadcasts to the scores [..., M, N]:
+    [heads per outer index, stride per outer index, stride per head, per row, per
+    column], where the head's linear index splits into outer index and head. None when
+    the mask's batch dimensions do not fold into two such runs (then the op is not formed)."""
+    rank = len(scores_shape)
+    shape = [1] * (rank - len(mask_shape)) + list(mask_shape)
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.insert(0, 0 if size == 1 else step)
+        step *= size
+    runs = []  # (size, stride of its last dimension) of runs of batch dimensions read alike
+    for size, stride in zip(scores_shape[:-2], strides[:-2]):
+        if size == 1:  # one index: read at no offset
+            continue
+        if runs and ((stride == 0 and runs[-1][1] == 0) or (stride and runs[-1][1] == stride * size)):
+            runs[-1] = (runs[-1][0] * size, stride)
+        else:
+            runs.append((size, stride))
+    if len(runs) > 2:
+        return None
+    outer_stride = runs[0][1] if runs else 0
+    heads, head_stride = runs[1] if len(runs) == 2 else (1, 0)
+    return [heads, outer_stride, head_stride, strides[-2], strides[-1]]
+
+
+class AttentionOp(MlcOp, name="attention", traits=[ext.Pure]):
+    """`softmax(query @ key^T * scale + mask) @ value` over the last two dimensions:
+    query [..., M, D], key [..., N, D], value [..., N, Dv] with equal batch dimensions,
+    and an additive f32 `mask` that broadcasts to the scores [..., M, N] (a 0-d zero
+    for none). With `zero_masked_rows`, a query whose mask row is all -inf gets zero
+    weights (torch's attention), where softmax alone gives NaN. Formed from its steps
+    by `mlc-form-attention`, so that one kernel computes a head's scores, softmax and
+    output while they sit in cache; with `library`, mlc's matmul plugin runs it."""
+
+    fusion_kind = Declined("its lowering is two matmuls around a softmax, which mlc's matmul plugin runs whole "
+                           "(passes/form_attention.py)")
+    layout_rule = Layout.FIXED
+
+    query: Operand[ir.RankedTensorType]
+    key: Operand[ir.RankedTensorType]
+    value: Operand[ir.RankedTensorType]
+    mask: Operand[ir.RankedTensorType]
+    scale: ir.FloatAttr
+    zero_masked_rows: Any
+    library: Any
+    result: Result[ir.RankedTensorType]
+
+    def flops(self) -> int | None:
+        if not (self.query.type.has_static_shape and self.value.type.has_static_shape):
+            return None
+        *batch, m, d = self.query.type.shape
+        n, dv = self.value.type.shape[-2:]
+        return 2 * math.prod(batch) * m * n * (d + dv)
+
+    def verify(self):
+        query, key, value = ranked(self.query, "query"), ranked(self.key, "key"), ranked(self.value, "value")
+        element_type = expect_same_element_type([self.query, self.key, self.value, self.mask], "operands")
+        if query.rank < 2 or key.rank != query.rank or value.rank != query.rank:
+            raise VerifyError(f"query, key and value must have one rank >= 2, got {query}, {key} and {value}")
+        batch, (m, d), (n, dk), (nv, dv) = query.shape[:-2], query.shape[-2:], key.shape[-2:], value.shape[-2:]
+        if not (shapes_match(key.shape[:-2], batch) and shapes_match(value.shape[:-2], batch)):
+            raise VerifyError(f"batch dimensions differ: {query}, {key} and {value}")
+        if not (dims_match(d, dk) and dims_match(n, nv)):
+            raise VerifyError(f"key must be [..., N, D] with query's D and value [..., N, Dv] with key's N, got {key} and {value}")
+        scores = [*batch, m, n]
+        mask = ranked(self.mask, "mask")
+        if mask.rank > len(scores) or broadcast_shapes(mask.shape, scores) != scores:
+            raise VerifyError(f"mask {mask} does not broadcast to the scores {format_shape(scores)}")
+        float_attr(self, "scale")
+        if bool_attr(self, "zero_masked_rows") and mask.rank == 0:
+            raise VerifyError("zero_masked_rows needs a mask with rows (rank >= 1), got a 0-d mask")
+        if bool_attr(self, "library"):
+            if not all(v.type.has_static_shape for v in (self.query, self.key, self.value, self.mask)):
+                raise VerifyError("on the library (library = true), the operands' shapes must be static")
+            if mask_strides(list(mask.shape), scores) is None:
+                raise VerifyError(f"on the library (library = true), the mask's batch dimensions must fold into two "
+                                  f"runs of broadcast or contiguous ones; {mask} over {format_shape(scores)} does not")
+        expect_shape(self.result, [*batch, m, dv], "result")
+        expect_element_type(self.result, element_type, "result")
 
 
 def window_output_size(size, kernel, stride, pad_low, pad_high, dilation, ceil_mode=False) -> int:

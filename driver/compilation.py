@@ -283,11 +283,12 @@ def dispatch_kinds(counted: dict, report: Report) -> dict:
     """What one call's dispatches are: mlc's dispatch regions (one per fusion group),
     those IREE forms itself (the padded inputs of convolutions, groups inlined for
     untraceable dynamic sizes, ops mlc did not group), and the activation packs of data
-    tiling; the matmuls on mlc's matmul library; and what runs once at load (the weights
+    tiling; the matmuls and attention heads on mlc's matmul library; and what runs once at load (the weights
     packed for the microkernels)."""
     library = report.pass_statistic("mlc-library-matmuls", "matmuls on the library")
+    attention = report.pass_statistic("mlc-form-attention", "attentions formed")  # on the library
     regions = (report.pass_statistic("mlc-form-dispatch-regions", "dispatch regions")
                - report.pass_statistic("mlc-library-matmuls", "regions left empty"))
-    return {"mlc dispatch regions": regions, "library matmuls": library,
-            "formed by IREE": counted["regions"] - regions - library,
+    return {"mlc dispatch regions": regions, "library matmuls": library, "library attention": attention,
+            "formed by IREE": counted["regions"] - regions - library - attention,
             "data-tiling packs": counted["encodings"], "at load": counted["at load"]}

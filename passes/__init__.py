@@ -12,6 +12,7 @@ from . import (  # noqa: F401
     decompose_linalg,
     fold_batchnorm,
     fold_constants,
+    form_attention,
     form_dispatch_regions,
     fuse,
     guard_reduction_rereads,

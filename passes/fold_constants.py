@@ -393,6 +393,7 @@ DECLINED = {
     data.IotaOp: Declined("its sizes are operands, known at run time (dynamic shapes)"),
     compute.Conv2dOp: Declined("a convolution of constants does not occur in models; numpy has no convolution"),
     compute.QuantizedMatmulOp: Declined("made by mlc-quantize-int8 after the last folding, of a run-time row"),
+    compute.AttentionOp: Declined("made by mlc-form-attention after the last folding, of run-time activations"),
     compute.MaxPool2dOp: Declined("pooling of constants does not occur in models"),
     compute.AvgPool2dOp: Declined("pooling of constants does not occur in models"),
     compute.Conv3dOp: Declined("a convolution of constants does not occur in models; numpy has no convolution"),

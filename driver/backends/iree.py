@@ -374,6 +374,7 @@ LLVM_CPU = Target(
     runs_alone=RUNS_ALONE,
     target_passes=_cpu_passes,
     quantized_rows=matmul_choice.quantized_rows_whole,
+    attention_on_library=matmul_choice.attention_on_library,
     flags=CPU_FLAGS,
     runtime_driver=cpu_runtime_driver,
     profiles=True,

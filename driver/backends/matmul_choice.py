@@ -110,6 +110,13 @@ def quantized_rows_whole(options: dict) -> bool:
     return option(options) != "off" and matmul_library.available()[0] and matmul_library.exact_int8()
 
 
+def attention_on_library(options: dict) -> bool:
+    """Whether attention runs whole on the plugin (mlc-form-attention{library}): the option
+    allows the library and the plugin builds here. Not measured per shape: one call per
+    head in place of four dispatches that pass the scores through memory (README, Levers)."""
+    return option(options) != "off" and matmul_library.available()[0]
+
+
 def choose(module: ir.Operation, options: dict) -> dict:
     """{"library": shapes, "iree": shapes, "why": ...}: where each matmul of `module` runs.
     A quantized row (`MxKxNxq8`) runs on the library unmeasured: it is one only where

@@ -26,11 +26,13 @@ import iree.runtime
 
 from ...errors import UserError
 from ...passes.library_matmuls import PLUGIN_FUNCTIONS, QUANTIZED, column_blocks, parse_key
+from ...passes.lower_to_linalg.attention import FUNCTION as ATTENTION
 from .. import atomic_file
 from ..executable_cache import ExecutableCache, cpu_fields
 
 NATIVE = Path(__file__).parent / "native"
-SOURCES = (NATIVE / "mlc_matmul.c", NATIVE / "gemv_bf16.h", NATIVE / "gemv_s8_vnni.h", NATIVE / "iree_executable_plugin.h")
+SOURCES = (NATIVE / "mlc_matmul.c", NATIVE / "gemv_bf16.h", NATIVE / "gemv_s8_vnni.h", NATIVE / "mlc_attention.h",
+           NATIVE / "iree_executable_plugin.h")
 MKL_LIBRARIES = ("mkl_intel_lp64", "mkl_sequential", "mkl_core")
 PLUGIN_FLAG = "--executable_plugin"
 
@@ -190,7 +192,7 @@ def exact_int8() -> bool:
 
 def calls_plugin(vmfb: bytes) -> bool:
     """Whether an executable imports one of the plugin's functions."""
-    return any(name.encode() in vmfb for name in PLUGIN_FUNCTIONS)
+    return any(name.encode() in vmfb for name in (*PLUGIN_FUNCTIONS, ATTENTION))
 
 
 PLUGIN_NAME = "libmlc_matmul.so"

@@ -35,6 +35,8 @@ class Target:
     left_outside: tuple[str, ...] = ()  # mlc ops left out of every group, for IREE to place (mlc-fuse{outside})
     # Whether, given the options, a single int8 row runs whole (mlc-quantize-int8{whole-rows})
     quantized_rows: Callable[[Mapping], bool] | None = None
+    # Whether, given the options, attention runs on mlc's matmul plugin (mlc-form-attention{library})
+    attention_on_library: Callable[[Mapping], bool] | None = None
     # Passes of its own on the lowered module, chosen from it and the target options, and
     # what to report of the choice: (linalg module, options, weights inside the executable)
     # -> (pipeline elements, Report fields)
@@ -84,6 +86,11 @@ class BoundTarget:
     def whole_quantized_rows(self) -> bool:
         """Whether a single int8 row runs whole here (mlc-quantize-int8{whole-rows})."""
         return self.target.quantized_rows is not None and self.target.quantized_rows(self.options)
+
+    @property
+    def library_attention(self) -> bool:
+        """Whether attention runs whole on mlc's matmul plugin here (mlc-form-attention{library})."""
+        return self.target.attention_on_library is not None and self.target.attention_on_library(self.options)
 
     def compile(self, module, cache=None) -> bytes:
         return self.target.compile(module, dict(self.options), cache)

@@ -30,6 +30,7 @@ from torch_mlir import ir
 from ...dialects import iree_flow
 from ...dialects.locations import source_line
 from ...errors import UserError
+from ...passes.lower_to_linalg.attention import FUNCTION as ATTENTION
 from ..backends import iree as iree_backend
 from ..backends import matmul_library
 from ..report import Report
@@ -43,7 +44,7 @@ NO_DISPATCH = ("arith.", "tensor.empty", "tensor.dim", "tensor.collapse_shape", 
 class PlannedDispatch:
     """What mlc's plan runs at one position: a fusion group, or an op IREE dispatches itself."""
 
-    kind: str  # "fusion group", "formed by IREE" or "library matmul"
+    kind: str  # "fusion group", "formed by IREE", "library matmul" or "library attention"
     ops: list[str]
     sources: list[str]
     group: int | None = None
@@ -64,7 +65,7 @@ def plan(module: ir.Operation) -> list[PlannedDispatch]:
     for op in main.regions[0].blocks[0].operations:
         name = op.operation.name
         if name == iree_flow.DISPATCH_REGION and _calls_library(op):
-            planned.append(PlannedDispatch("library matmul", ["linalg.matmul"], _sources([op])))
+            planned.append(_library_dispatch(op))
         elif name == iree_flow.DISPATCH_REGION:
             inner = [o for o in op.regions[0].blocks[0].operations if not o.operation.name.startswith(NO_DISPATCH)]
             planned.append(PlannedDispatch("fusion group", [o.operation.name for o in inner],
@@ -89,8 +90,17 @@ def planned_dispatches(module: ir.Operation, target, report: Report) -> list[Pla
 
 
 def _calls_library(region: ir.Operation) -> bool:
-    """A region of `mlc-library-matmuls`: a matmul on the vendor library."""
+    """A region of `mlc-library-matmuls` or of a lowered mlc.attention: a call of mlc's plugin."""
     return any(op.operation.name == iree_flow.UKERNEL for op in region.regions[0].blocks[0].operations)
+
+
+def _library_dispatch(region: ir.Operation) -> PlannedDispatch:
+    """A matmul, or attention's heads, on mlc's plugin."""
+    calls = [op for op in region.regions[0].blocks[0].operations if op.operation.name == iree_flow.UKERNEL]
+    function = ir.StringAttr(calls[0].attributes["u_kernel_fn_name"]).value
+    if function == ATTENTION:
+        return PlannedDispatch("library attention", ["mlc.attention"], _sources([region]))
+    return PlannedDispatch("library matmul", ["linalg.matmul"], _sources([region]))
 
 
 def _sources(ops) -> list[str]:
@@ -123,7 +133,7 @@ def example_inputs(module: ir.Operation) -> list[np.ndarray]:
 class DispatchTime:
     position: int  # in the order one call issues them
     kernel: str  # IREE's kernel (executable function) name
-    kind: str  # "fusion group", "formed by IREE", "library matmul", "data-tiling pack", or "dispatch" when unmatched
+    kind: str  # a PlannedDispatch's kind, "data-tiling pack", or "dispatch" when unmatched
     microseconds: float  # median over the profiled calls
     ops: list[str] = dataclasses.field(default_factory=list)
     sources: list[str] = dataclasses.field(default_factory=list)

@@ -17,7 +17,7 @@ import dataclasses
 from torch_mlir import ir, rewrite
 
 from ...dialects import complex_ops, data_ops
-from ...dialects.compute_ops import QuantizedMatmulOp
+from ...dialects.compute_ops import AttentionOp, QuantizedMatmulOp
 from ...dialects.facts import Declined
 from ...dialects.fusion_ops import FusionGroupOp, YieldOp
 from ...dialects.locations import source_line
@@ -56,6 +56,7 @@ from .shape import refine_slice_types
 NOT_CONVERTED = {
     Im2colOp: Declined("made by mlc-conv-to-matmul from a convolution"),
     QuantizedMatmulOp: Declined("made by mlc-quantize-int8 from a matmul of one row by a constant weight"),
+    AttentionOp: Declined("made by mlc-form-attention from attention's steps (scaled_dot_product_attention converts to them)"),
     FusionGroupOp: Declined("fusion structure, made by mlc-fuse"),
     YieldOp: Declined("fusion structure, made by mlc-fuse"),
 }

@@ -21,6 +21,7 @@ from ..registry import Pass, PassFailure, register
 
 # Importing a family's module registers its lowerings in LOWERINGS.
 from . import (  # noqa: F401
+    attention,
     bitwise,
     check,
     complex,

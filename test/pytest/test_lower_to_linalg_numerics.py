@@ -310,6 +310,27 @@ op("compute", "quantized_matmul_row", "quantized_matmul",
 op("compute", "quantized_matmul_zero_rows", "quantized_matmul",
    [np.zeros((2, 6), np.float32), ints(6, 3, low=-127, high=128, dtype=np.int8), floats(3, low=0.01, high=0.1)],
    quantized_matmul)
+def attention(zero_masked_rows):
+    """softmax(q k^T * 0.25 + mask) v, with torch's zero weights for a query whose mask row is all -inf."""
+    def reference(q, k, v, mask):
+        q, k, v, mask = (torch.from_numpy(np.asarray(t)) for t in (q, k, v, mask))
+        weights = torch.softmax(q @ k.transpose(-1, -2) * 0.25 + mask, dim=-1)
+        if zero_masked_rows:
+            weights = torch.where((mask == -INF).all(dim=-1, keepdim=True), 0.0, weights)
+        return weights @ v
+    return reference
+
+
+# The steps mlc.attention lowers to without the plugin (library = false): a mask over
+# keys, broadcast over heads and queries, and a query whose every key is masked.
+ATTENTION_MASK = np.zeros((2, 1, 5, 7), np.float32)
+ATTENTION_MASK[0, 0, :, 4:] = -INF
+ATTENTION_MASK[1, 0, 3, :] = -INF
+for zero_rows in (False, True):
+    op("compute", f"attention_steps{'_zero_rows' * zero_rows}", "attention",
+       [floats(2, 3, 5, 8), floats(2, 3, 7, 8), floats(2, 3, 7, 4), ATTENTION_MASK], attention(zero_rows),
+       f"scale = 0.25 : f64, zero_masked_rows = {str(zero_rows).lower()}, library = false")
+
 # x @ w.T, as torch's Linear: IREE folds the transpose into the matmul.
 chain("compute", "linear", """\
   %t = "mlc.transpose"(%a1) {permutation = array<i64: 1, 0>} : (tensor<3x5xf32>) -> tensor<5x3xf32>

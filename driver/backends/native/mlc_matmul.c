@@ -10,6 +10,8 @@
  * (`mlc_sgemm_packed`, `mlc_gemm_bf16_packed`, `mlc_gemm_s8_packed`). A single row runs on mlc's own kernels instead, which read B as it lies:
  * AVX-512-BF16 for bf16 (gemv_bf16.h), VNNI for int8 (gemv_s8_vnni.h). `mlc_matvec_s8_quantizing`
  * takes an f32 row and quantizes it itself (mlc.quantized_matmul of an LLM's decode step).
+ * `mlc_attention` runs one head of mlc.attention: scores, softmax and output in one call
+ * (mlc_attention.h).
  * Load it with `--executable_plugin=libmlc_matmul.so`. */
 
 #include <math.h>
@@ -23,6 +25,7 @@
 #include "gemv_bf16.h"
 #include "gemv_s8_vnni.h"
 #include "iree_executable_plugin.h"
+#include "mlc_attention.h"
 
 /* The parameters IREE packs for each import: each buffer as (base, offset in
  * elements, stride of its outer dimension), then M, N and K. The elements are the
@@ -386,6 +389,7 @@ static const struct {
     {"mlc_gemm_s8", mlc_gemm_s8},
     {"mlc_gemm_s8_packed", mlc_gemm_s8_packed},
     {"mlc_matvec_s8_quantizing", mlc_matvec_s8_quantizing},
+    {"mlc_attention", mlc_attention},
 };
 
 static iree_plugin_status_t plugin_resolve(void* self, const iree_plugin_resolve_params_t* params,
@@ -416,7 +420,7 @@ __attribute__((visibility("default"))) const iree_plugin_header_t** iree_hal_exe
     uint32_t max_version, void* reserved) {
   (void)reserved;
   static const iree_plugin_header_t header = {
-      IREE_PLUGIN_VERSION_0_1, "mlc_matmul", "mlc: f32, bf16 and int8 matmuls on MKL (driver/backends/native/mlc_matmul.c)", 0, 0, {0}};
+      IREE_PLUGIN_VERSION_0_1, "mlc_matmul", "mlc: f32, bf16 and int8 matmuls and f32 attention on MKL (driver/backends/native/mlc_matmul.c)", 0, 0, {0}};
   static const iree_plugin_v0_t plugin = {&header, plugin_load, plugin_unload, plugin_resolve};
   return max_version >= IREE_PLUGIN_VERSION_0_1 ? (const iree_plugin_header_t**)&plugin : NULL;
 }

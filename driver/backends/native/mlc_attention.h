@@ -1,0 +1,147 @@
+/* mlc_attention: one head of softmax(q k^T * scale + mask) v, for mlc.attention on the
+ * library (passes/lower_to_linalg/attention.py). Included by mlc_matmul.c.
+ *
+ * Each workgroup of the dispatch calls it for one head: MKL computes the scores
+ * [M, N] into a buffer of the thread's own, the mask is added and each row's softmax
+ * taken there, and MKL multiplies them by the value. The scores never leave the cache,
+ * where as steps they went through memory three times (four dispatches).
+ *
+ * The softmax follows torch's: a row holding NaN, or +inf, or only -inf, is NaN; with
+ * ZERO_MASKED_ROWS, a row whose mask is all -inf is zero (torch's attention). exp is a
+ * polynomial (Cephes' expf, within 2 ulp on the softmax's range, x <= 0), which the
+ * compiler vectorizes for each instruction set (target_clones). */
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef struct {
+  const float* q;
+  size_t q_offset, q_stride;
+  const float* k;
+  size_t k_offset, k_stride;
+  const float* v;
+  size_t v_offset, v_stride;
+  const float* mask;
+  size_t mask_offset, mask_stride;
+  float* out;
+  size_t out_offset, out_stride;
+  size_t head, m, n, d, dv;
+  size_t heads_inner, mask_outer_stride, mask_head_stride, mask_row_stride, mask_column_stride;
+  size_t scale_bits, flags;
+} mlc_attention_params_t;
+
+enum { ATTENTION_HAS_MASK = 1, ATTENTION_ZERO_MASKED_ROWS = 2 };
+
+/* exp(x) for x <= 0; 0 below -87.3 (where expf underflows to denormals). */
+static inline float softmax_exp(float x) {
+  const float below = x < -87.33654f ? 0.0f : 1.0f;
+  x = x < -87.33654f ? -87.33654f : x;
+  const float n = __builtin_rintf(x * 1.44269504088896341f);
+  const float r = x - n * 0.693359375f + n * 2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  const int32_t bits = ((int32_t)n + 127) << 23;
+  float scale;
+  memcpy(&scale, &bits, sizeof scale);
+  return p * scale * below;
+}
+
+/* The row's softmax in place; 1 when the row was NaN (left for the caller to fill). */
+__attribute__((target_clones("avx512f", "avx2", "default"))) static int softmax_row(float* row, size_t n) {
+  enum { LANES = 16 };
+  float peaks[LANES];
+  for (int l = 0; l < LANES; ++l) peaks[l] = -INFINITY;
+  size_t j = 0;
+  for (; j + LANES <= n; j += LANES)
+    for (int l = 0; l < LANES; ++l) peaks[l] = row[j + l] > peaks[l] ? row[j + l] : peaks[l];
+  float peak = -INFINITY;
+  for (int l = 0; l < LANES; ++l) peak = peaks[l] > peak ? peaks[l] : peak;
+  for (; j < n; ++j) peak = row[j] > peak ? row[j] : peak;
+  /* NaN anywhere, +inf (inf - inf), or only -inf (-inf - -inf) make x - peak NaN. */
+  float sums[LANES] = {0}, nans[LANES] = {0};
+  for (j = 0; j + LANES <= n; j += LANES)
+    for (int l = 0; l < LANES; ++l) {
+      const float x = row[j + l] - peak;
+      nans[l] += x != x ? 1.0f : 0.0f;
+      const float e = softmax_exp(x);
+      row[j + l] = e;
+      sums[l] += e;
+    }
+  float sum = 0.0f, nan = 0.0f;
+  for (int l = 0; l < LANES; ++l) sum += sums[l], nan += nans[l];
+  for (; j < n; ++j) {
+    const float x = row[j] - peak;
+    nan += x != x ? 1.0f : 0.0f;
+    row[j] = softmax_exp(x);
+    sum += row[j];
+  }
+  if (nan != 0.0f || peak != peak) return 1;
+  const float inverse = 1.0f / sum;
+  for (j = 0; j < n; ++j) row[j] *= inverse;
+  return 0;
+}
+
+/* The scores of one head, in a buffer of the calling thread's that grows as needed. */
+static float* attention_scores(size_t count) {
+  static __thread float* scores = NULL;
+  static __thread size_t capacity = 0;
+  if (count > capacity) {
+    free(scores);
+    scores = (float*)malloc(count * sizeof(float));
+    capacity = scores ? count : 0;
+  }
+  return scores;
+}
+
+static int mlc_attention(void* params_ptr, void* context, void* reserved) {
+  (void)context;
+  (void)reserved;
+  const mlc_attention_params_t* p = (const mlc_attention_params_t*)params_ptr;
+  const size_t m = p->m, n = p->n, head = p->head;
+  float scale;
+  const uint32_t scale_bits = (uint32_t)p->scale_bits;
+  memcpy(&scale, &scale_bits, sizeof scale);
+  float* out = p->out + p->out_offset;
+  if (m == 0 || p->dv == 0) return 0;
+  float* scores = attention_scores(m * n);
+  if (!scores) return 1;
+  const float* q = p->q + p->q_offset + head * m * p->q_stride;
+  const float* k = p->k + p->k_offset + head * n * p->k_stride;
+  const float* v = p->v + p->v_offset + head * n * p->v_stride;
+  if (n > 0)
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (MKL_INT)m, (MKL_INT)n, (MKL_INT)p->d, scale, q,
+                (MKL_INT)p->q_stride, k, (MKL_INT)p->k_stride, 0.0f, scores, (MKL_INT)n);
+  const float* mask = p->mask + p->mask_offset + (head / p->heads_inner) * p->mask_outer_stride +
+                      (head % p->heads_inner) * p->mask_head_stride;
+  for (size_t i = 0; i < m; ++i) {
+    float* row = scores + i * n;
+    const float* mask_row = mask + i * p->mask_row_stride;
+    int masked = 0;
+    if (p->flags & ATTENTION_HAS_MASK) {
+      masked = n > 0;
+      for (size_t j = 0; j < n; ++j) {
+        const float term = mask_row[j * p->mask_column_stride];
+        row[j] += term;
+        masked &= term == -INFINITY;
+      }
+    }
+    if ((p->flags & ATTENTION_ZERO_MASKED_ROWS) && masked) {
+      memset(row, 0, n * sizeof(float));
+    } else if (softmax_row(row, n)) {
+      for (size_t j = 0; j < n; ++j) row[j] = NAN;
+    }
+  }
+  if (n == 0) {  /* softmax over no keys: an empty sum, and torch gives zeros */
+    for (size_t i = 0; i < m; ++i) memset(out + i * p->out_stride, 0, p->dv * sizeof(float));
+    return 0;
+  }
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (MKL_INT)m, (MKL_INT)p->dv, (MKL_INT)n, 1.0f, scores,
+              (MKL_INT)n, v, (MKL_INT)p->v_stride, 0.0f, out, (MKL_INT)p->out_stride);
+  return 0;
+}

@@ -1,0 +1,144 @@
+"""mlc.attention -> one call of mlc's matmul plugin per head (`library`), or its steps.
+
+On the library, a dispatch region runs one workgroup per head (the product of the
+batch dimensions). Each calls the plugin's `mlc_attention` with query, key and value
+as matrices of rows ([heads * M, D], [heads * N, D], [heads * N, Dv]), the mask as a
+vector, and its own rows of the result: the plugin computes the head's scores with
+MKL, adds the mask, takes the softmax of each row and multiplies by the value, while
+the scores sit in cache (driver/backends/native/mlc_attention.h).
+
+Without `library` (an mlc.attention written by hand, or for a target without the
+plugin), the op becomes its steps, lowered as mlc lowers each: a batched matmul by the
+transposed key, the scale, the mask, the softmax and the matmul by the value.
+"""
+
+import math
+import struct
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith, tensor
+
+from ...dialects import compute_ops as compute
+from ...dialects import elementwise_ops, iree_flow, normalization_ops, reduction_ops, shape_ops
+from ...dialects.compute_ops import mask_strides
+from ...dialects.op_base import DYNAMIC, bool_attr, float_attr
+from ..op_registry import LOWERINGS, lowers
+from .builders import collapse, empty, expand
+
+FUNCTION = "mlc_attention"
+HAS_MASK, ZERO_MASKED_ROWS = 1, 2  # the call's flags
+
+
+def _bits(value: float) -> int:
+    """An f32's bits, passed as an index (the plugin's scalars are all index-sized)."""
+    return struct.unpack("<I", struct.pack("<f", value))[0]
+
+
+def _rows(value: ir.Value) -> ir.Value:
+    """[..., R, C] as the matrix [prod(...) * R, C]."""
+    rank = value.type.rank
+    return collapse(value, [list(range(rank - 1)), [rank - 1]]) if rank > 2 else value
+
+
+def _vector(value: ir.Value) -> ir.Value:
+    """Any tensor as the vector of its elements (a 0-d one as one element)."""
+    if value.type.rank == 0:
+        return expand(value, [1], [])
+    return collapse(value, [list(range(value.type.rank))]) if value.type.rank > 1 else value
+
+
+def _has_mask(mask: ir.Value) -> bool:
+    """False for the 0-d zero mlc-form-attention gives an attention without a mask."""
+    owner = mask.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.constant" or mask.type.rank != 0:
+        return True
+    attr = owner.attributes["value"]
+    return not (isinstance(attr, ir.DenseElementsAttr) and attr.is_splat and attr.get_splat_value().value == 0.0)
+
+
+def _on_library(op) -> ir.Value:
+    query, key, value, mask = op.query, op.key, op.value, op.mask
+    *batch, m, d = query.type.shape
+    n, dv = value.type.shape[-2:]
+    heads = math.prod(batch)
+    heads_inner, outer_stride, head_stride, row_stride, column_stride = mask_strides(mask.type.shape, [*batch, m, n])
+    flags = (HAS_MASK if _has_mask(mask) else 0) | (ZERO_MASKED_ROWS if bool_attr(op, "zero_masked_rows") else 0)
+    index, f32 = ir.IndexType.get(), query.type.element_type
+    inputs = [_rows(query), _rows(key), _rows(value), _vector(mask)]
+    destination = empty([heads * m, dv], f32)
+    region, body = iree_flow.distributed_region(destination.type, arith.constant(index, heads))
+    with ir.InsertionPoint(body):
+        head = iree_flow.workgroup_id(0)
+        first_row = arith.muli(head, arith.constant(index, m))
+        rows_type = ir.RankedTensorType.get([m, dv], f32)
+        output = tensor.extract_slice(rows_type, destination, [first_row], [], [], [DYNAMIC, 0], [m, dv], [1, 1])
+        scalars = [head, m, n, d, dv, heads_inner, outer_stride, head_stride, row_stride, column_stride,
+                   _bits(float_attr(op, "scale")), flags]
+        scalars = [s if isinstance(s, ir.Value) else arith.constant(index, s) for s in scalars]
+        result = iree_flow.ukernel_call(FUNCTION, inputs, output, scalars)
+        iree_flow.flow_return(tensor.insert_slice(result, destination, [first_row], [], [], [DYNAMIC, 0], [m, dv],
+                                                  [1, 1]))
+    return expand(region.results[0], [*batch, m, dv], [list(range(len(batch) + 1)), [len(batch) + 1]]) if batch \
+        else region.results[0]
+
+
+def _lowered(value: ir.Value) -> ir.Value:
+    """`value`'s defining mlc op replaced by its lowering."""
+    op = value.owner
+    replacement = LOWERINGS[type(op.opview)](op.opview)
+    value.replace_all_uses_with(replacement)
+    op.erase()
+    return replacement
+
+
+def _steps(op) -> ir.Value:
+    query, key, value, mask = op.query, op.key, op.value, op.mask
+    *batch, m, d = query.type.shape
+    n, dv = value.type.shape[-2:]
+    heads, f32 = math.prod(batch), query.type.element_type
+    def three(v):  # [..., R, C] as [heads, R, C]
+        return _lowered(shape_ops.ReshapeOp(v, [], ir.RankedTensorType.get([heads, *v.type.shape[-2:]], f32)).result)
+
+    q3, k3, v3 = three(query), three(key), three(value)
+    scores_type = ir.RankedTensorType.get([heads, m, n], f32)
+    key_t = _lowered(shape_ops.TransposeOp(k3, ir.DenseI64ArrayAttr.get([0, 2, 1]),
+                                           ir.RankedTensorType.get([heads, d, n], f32)).result)
+    scores = _lowered(compute.MatmulOp(q3, key_t, scores_type).result)
+    scale = ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([], f32), ir.FloatAttr.get(f32, float_attr(op, "scale")))
+    scale = ir.Operation.create("arith.constant", results=[scale.type], attributes={"value": scale}).results[0]
+    scores = _lowered(elementwise_ops.MulOp(scores, scale, scores_type).result)
+    full_type = ir.RankedTensorType.get([*batch, m, n], f32)
+    scores_full = _lowered(shape_ops.ReshapeOp(scores, [], full_type).result)
+    scores_full = _lowered(elementwise_ops.AddOp(scores_full, mask, full_type).result)
+    weights = _lowered(normalization_ops.SoftmaxOp(scores_full, ir.IntegerAttr.get(ir.IntegerType.get_signless(64), -1),
+                                                   full_type).result)
+    if bool_attr(op, "zero_masked_rows"):
+        weights = _zero_masked_rows(mask, weights)
+    weights = _lowered(shape_ops.ReshapeOp(weights, [], scores_type).result)
+    product = _lowered(compute.MatmulOp(weights, v3, ir.RankedTensorType.get([heads, m, dv], f32)).result)
+    return _lowered(shape_ops.ReshapeOp(product, [], op.result.type).result)
+
+
+def _zero_masked_rows(mask: ir.Value, weights: ir.Value) -> ir.Value:
+    """Zero weights where the mask's row is all -inf (as torch's attention gives them)."""
+    f32, i1 = mask.type.element_type, ir.IntegerType.get_signless(1)
+    shape = list(mask.type.shape)  # mlc-form-attention zeroes rows only for a mask of rank >= 1
+    peak_type = ir.RankedTensorType.get([*shape[:-1], 1], f32)
+    peak = _lowered(reduction_ops.ReduceMaxOp(mask, ir.DenseI64ArrayAttr.get([-1]), ir.BoolAttr.get(True), peak_type).result)
+
+    def splat(x):
+        attr = ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([], f32), ir.FloatAttr.get(f32, x))
+        return ir.Operation.create("arith.constant", results=[attr.type], attributes={"value": attr}).results[0]
+
+    masked = _lowered(elementwise_ops.CompareOp(peak, splat(-math.inf), ir.StringAttr.get("eq"),
+                                                ir.RankedTensorType.get(peak_type.shape, i1)).result)
+    return _lowered(elementwise_ops.SelectOp(masked, splat(0.0), weights, weights.type).result)
+
+
+@lowers(compute.AttentionOp)
+def _lower_attention(op):
+    """On the plugin with `library`, else as its steps (see the module docstring)."""
+    if bool_attr(op, "library"):
+        op.operation.context.allow_unregistered_dialects = True  # IREE's flow ops
+        return _on_library(op)
+    return _steps(op)

@@ -1,0 +1,158 @@
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg)' | FileCheck %s
+
+/// mlc.attention with `library` becomes a dispatch region of one workgroup per head
+/// (the product of the batch dimensions), each calling the plugin's mlc_attention on
+/// query, key and value as matrices of rows, the mask as a vector, and its own M rows
+/// of the result; the twelve index scalars are the head, M, N, D, Dv, the mask's
+/// strides (heads per outer index, outer, head, row, column), the scale's f32 bits and
+/// the flags (1: a mask, 2: zero fully masked rows). Without `library` the op becomes
+/// its steps: batched matmuls around the scale, the mask and a softmax.
+
+/// Scores [2, 3, 8, 10] and a mask [2, 1, 8, 10]: 6 heads in runs of 3 that share a
+/// mask of 80 elements (heads per outer index 3, outer stride 80, head stride 0), rows
+/// of 10; scale 0.125 is 0x3E000000 = 1040187392; flags 1 (a mask).
+
+// CHECK-LABEL: func.func @on_library
+// CHECK-SAME:    (%[[Q:.*]]: tensor<2x3x8x16xf32>, %[[K:.*]]: tensor<2x3x10x16xf32>, %[[V:.*]]: tensor<2x3x10x32xf32>, %[[MASK:.*]]: tensor<2x1x8x10xf32>)
+// CHECK-NOT:   mlc.attention
+// CHECK:       %[[Q2:.*]] = tensor.collapse_shape %[[Q]] {{\[}}[0, 1, 2], [3]] : tensor<2x3x8x16xf32> into tensor<48x16xf32>
+// CHECK-NEXT:  %[[K2:.*]] = tensor.collapse_shape %[[K]] {{\[}}[0, 1, 2], [3]] : tensor<2x3x10x16xf32> into tensor<60x16xf32>
+// CHECK-NEXT:  %[[V2:.*]] = tensor.collapse_shape %[[V]] {{\[}}[0, 1, 2], [3]] : tensor<2x3x10x32xf32> into tensor<60x32xf32>
+// CHECK-NEXT:  %[[M1:.*]] = tensor.collapse_shape %[[MASK]] {{\[}}[0, 1, 2, 3]] : tensor<2x1x8x10xf32> into tensor<160xf32>
+// CHECK-NEXT:  %[[DEST:.*]] = tensor.empty() : tensor<48x32xf32>
+// CHECK-NEXT:  %[[HEADS:.*]] = arith.constant 6 : index
+// CHECK-NEXT:  %[[REGION:.*]] = "flow.dispatch.region"(%[[HEADS]]) ({
+// CHECK-NEXT:    %[[HEAD:.*]] = "flow.dispatch.workgroup.id"() {dimension = 0 : index} : () -> index
+// CHECK-NEXT:    %[[ROWS:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    %[[FIRST:.*]] = arith.muli %[[HEAD]], %[[ROWS]] : index
+// CHECK-NEXT:    %[[OUT:.*]] = tensor.extract_slice %[[DEST]][%[[FIRST]], 0] [8, 32] [1, 1] : tensor<48x32xf32> to tensor<8x32xf32>
+// CHECK-NEXT:    %[[M:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    %[[N:.*]] = arith.constant 10 : index
+// CHECK-NEXT:    %[[D:.*]] = arith.constant 16 : index
+// CHECK-NEXT:    %[[DV:.*]] = arith.constant 32 : index
+// CHECK-NEXT:    %[[INNER:.*]] = arith.constant 3 : index
+// CHECK-NEXT:    %[[OUTER_STRIDE:.*]] = arith.constant 80 : index
+// CHECK-NEXT:    %[[HEAD_STRIDE:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[ROW_STRIDE:.*]] = arith.constant 10 : index
+// CHECK-NEXT:    %[[COLUMN_STRIDE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[SCALE:.*]] = arith.constant 1040187392 : index
+// CHECK-NEXT:    %[[FLAGS:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[CALL:.*]] = "iree_codegen.ukernel.generic"(%[[Q2]], %[[K2]], %[[V2]], %[[M1]], %[[OUT]], %[[HEAD]], %[[M]], %[[N]], %[[D]], %[[DV]], %[[INNER]], %[[OUTER_STRIDE]], %[[HEAD_STRIDE]], %[[ROW_STRIDE]], %[[COLUMN_STRIDE]], %[[SCALE]], %[[FLAGS]])
+// CHECK-SAME:      operandSegmentSizes = array<i32: 4, 1, 12>
+// CHECK-SAME:      u_kernel_fn_name = "mlc_attention"
+// CHECK-SAME:      : (tensor<48x16xf32>, tensor<60x16xf32>, tensor<60x32xf32>, tensor<160xf32>, tensor<8x32xf32>, index, index, index, index, index, index, index, index, index, index, index, index) -> tensor<8x32xf32>
+// CHECK-NEXT:    %[[BLOCK:.*]] = tensor.insert_slice %[[CALL]] into %[[DEST]][%[[FIRST]], 0] [8, 32] [1, 1] : tensor<8x32xf32> into tensor<48x32xf32>
+// CHECK-NEXT:    "flow.return"(%[[BLOCK]]) : (tensor<48x32xf32>) -> ()
+// CHECK-NEXT:  }, {
+// CHECK-NEXT:  ^bb0(%[[WORKLOAD:.*]]: index):
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    "flow.return"(%[[WORKLOAD]], %[[ONE]], %[[ONE]]) : (index, index, index) -> ()
+// CHECK-NEXT:  }) {operandSegmentSizes = array<i32: 0, 1>} : (index) -> tensor<48x32xf32>
+// CHECK-NEXT:  %[[RESULT:.*]] = tensor.expand_shape %[[REGION]] {{\[}}[0, 1, 2], [3]] output_shape [2, 3, 8, 32] : tensor<48x32xf32> into tensor<2x3x8x32xf32>
+// CHECK-NEXT:  return %[[RESULT]]
+// CHECK-NOT:   linalg.softmax
+// CHECK-NOT:   linalg.batch_matmul
+func.func @on_library(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x10x16xf32>, %v: tensor<2x3x10x32xf32>, %mask: tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32> {
+  %o = "mlc.attention"(%q, %k, %v, %mask) {library = true, scale = 1.250000e-01 : f64, zero_masked_rows = false} : (tensor<2x3x8x16xf32>, tensor<2x3x10x16xf32>, tensor<2x3x10x32xf32>, tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32>
+  return %o : tensor<2x3x8x32xf32>
+}
+
+// -----
+
+/// No mask (the 0-d zero mlc-form-attention gives): the call gets it as a vector of
+/// one element, all mask strides 0, scale 1.0 (0x3F800000) and no flags.
+
+// CHECK-LABEL: func.func @no_mask
+// CHECK:       %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<f32>
+// CHECK:       %[[ONE_ZERO:.*]] = tensor.expand_shape %[[ZERO]] [] output_shape [1] : tensor<f32> into tensor<1xf32>
+// CHECK:       "flow.dispatch.region"
+// CHECK:         %[[HEAD:.*]] = "flow.dispatch.workgroup.id"() {dimension = 0 : index} : () -> index
+// CHECK:         %[[INNER:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[OUTER_STRIDE:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[HEAD_STRIDE:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[ROW_STRIDE:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[COLUMN_STRIDE:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[SCALE:.*]] = arith.constant 1065353216 : index
+// CHECK-NEXT:    %[[FLAGS:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    "iree_codegen.ukernel.generic"(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE_ZERO]], %{{.*}}, %[[HEAD]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[INNER]], %[[OUTER_STRIDE]], %[[HEAD_STRIDE]], %[[ROW_STRIDE]], %[[COLUMN_STRIDE]], %[[SCALE]], %[[FLAGS]])
+// CHECK-SAME:      operandSegmentSizes = array<i32: 4, 1, 12>
+// CHECK-SAME:      u_kernel_fn_name = "mlc_attention"
+// CHECK-SAME:      : (tensor<32x16xf32>, tensor<40x16xf32>, tensor<40x32xf32>, tensor<1xf32>, tensor<8x32xf32>,
+func.func @no_mask(%q: tensor<4x8x16xf32>, %k: tensor<4x10x16xf32>, %v: tensor<4x10x32xf32>) -> tensor<4x8x32xf32> {
+  %zero = "mlc.constant"() {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
+  %o = "mlc.attention"(%q, %k, %v, %zero) {library = true, scale = 1.000000e+00 : f64, zero_masked_rows = false} : (tensor<4x8x16xf32>, tensor<4x10x16xf32>, tensor<4x10x32xf32>, tensor<f32>) -> tensor<4x8x32xf32>
+  return %o : tensor<4x8x32xf32>
+}
+
+// -----
+
+/// No batch dimensions: one head, the operands as they are, no expand of the result.
+/// zero_masked_rows with a mask sets both flags (3).
+
+// CHECK-LABEL: func.func @one_head_zeroing_rows
+// CHECK-SAME:    (%[[Q:.*]]: tensor<8x16xf32>, %[[K:.*]]: tensor<10x16xf32>, %[[V:.*]]: tensor<10x32xf32>, %[[MASK:.*]]: tensor<8x10xf32>)
+// CHECK:       %[[M1:.*]] = tensor.collapse_shape %[[MASK]] {{\[}}[0, 1]] : tensor<8x10xf32> into tensor<80xf32>
+// CHECK:       %[[HEADS:.*]] = arith.constant 1 : index
+// CHECK:       %[[REGION:.*]] = "flow.dispatch.region"(%[[HEADS]])
+// CHECK:         %[[FLAGS:.*]] = arith.constant 3 : index
+// CHECK-NEXT:    "iree_codegen.ukernel.generic"(%[[Q]], %[[K]], %[[V]], %[[M1]], {{.*}}, %[[FLAGS]]) {{.*}} u_kernel_fn_name = "mlc_attention"
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       return %[[REGION]]
+func.func @one_head_zeroing_rows(%q: tensor<8x16xf32>, %k: tensor<10x16xf32>, %v: tensor<10x32xf32>, %mask: tensor<8x10xf32>) -> tensor<8x32xf32> {
+  %o = "mlc.attention"(%q, %k, %v, %mask) {library = true, scale = 1.250000e-01 : f64, zero_masked_rows = true} : (tensor<8x16xf32>, tensor<10x16xf32>, tensor<10x32xf32>, tensor<8x10xf32>) -> tensor<8x32xf32>
+  return %o : tensor<8x32xf32>
+}
+
+// -----
+
+/// Without `library`: the steps, on the heads folded into one batch dimension. The
+/// key is transposed, the scores scaled, the mask added at the full batch shape,
+/// the softmax taken over the keys, then the batched matmul by the value.
+
+// CHECK-LABEL: func.func @steps
+// CHECK-SAME:    (%[[Q:.*]]: tensor<2x3x8x16xf32>, %[[K:.*]]: tensor<2x3x10x16xf32>, %[[V:.*]]: tensor<2x3x10x32xf32>, %[[MASK:.*]]: tensor<2x1x8x10xf32>)
+// CHECK-NOT:   iree_codegen.ukernel.generic
+// CHECK-NOT:   flow.dispatch.region
+// CHECK-DAG:   %[[Q3:.*]] = tensor.collapse_shape %[[Q]] {{\[}}[0, 1], [2], [3]] : tensor<2x3x8x16xf32> into tensor<6x8x16xf32>
+// CHECK-DAG:   %[[K3:.*]] = tensor.collapse_shape %[[K]] {{\[}}[0, 1], [2], [3]] : tensor<2x3x10x16xf32> into tensor<6x10x16xf32>
+// CHECK-DAG:   %[[V3:.*]] = tensor.collapse_shape %[[V]] {{\[}}[0, 1], [2], [3]] : tensor<2x3x10x32xf32> into tensor<6x10x32xf32>
+// CHECK:       %[[KT:.*]] = linalg.generic {{.*}} ins(%[[K3]] : tensor<6x10x16xf32>) outs(%{{.*}} : tensor<6x16x10xf32>)
+// CHECK:       %[[S:.*]] = linalg.batch_matmul ins(%[[Q3]], %[[KT]] : tensor<6x8x16xf32>, tensor<6x16x10xf32>) outs(%{{.*}} : tensor<6x8x10xf32>)
+// CHECK:       %[[SCALE:.*]] = arith.constant dense<1.250000e-01> : tensor<f32>
+// CHECK:       %[[SCALED:.*]] = linalg.generic {{.*}} ins(%[[S]], %[[SCALE]] : tensor<6x8x10xf32>, tensor<f32>)
+// CHECK:         arith.mulf
+// CHECK:       %[[S4:.*]] = tensor.expand_shape %[[SCALED]] {{\[}}[0, 1], [2], [3]] output_shape [2, 3, 8, 10] : tensor<6x8x10xf32> into tensor<2x3x8x10xf32>
+// CHECK:       %[[MASKED:.*]] = linalg.generic {{.*}} ins(%[[S4]], %[[MASK]] : tensor<2x3x8x10xf32>, tensor<2x1x8x10xf32>)
+// CHECK:         arith.addf
+// CHECK:       %[[W:.*]] = linalg.softmax dimension(3) ins(%[[MASKED]] : tensor<2x3x8x10xf32>)
+// CHECK:       %[[W3:.*]] = tensor.collapse_shape %[[W]] {{\[}}[0, 1], [2], [3]] : tensor<2x3x8x10xf32> into tensor<6x8x10xf32>
+// CHECK:       %[[O:.*]] = linalg.batch_matmul ins(%[[W3]], %[[V3]] : tensor<6x8x10xf32>, tensor<6x10x32xf32>) outs(%{{.*}} : tensor<6x8x32xf32>)
+// CHECK:       %[[R:.*]] = tensor.expand_shape %[[O]] {{\[}}[0, 1], [2], [3]] output_shape [2, 3, 8, 32] : tensor<6x8x32xf32> into tensor<2x3x8x32xf32>
+// CHECK-NEXT:  return %[[R]]
+func.func @steps(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x10x16xf32>, %v: tensor<2x3x10x32xf32>, %mask: tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32> {
+  %o = "mlc.attention"(%q, %k, %v, %mask) {library = false, scale = 1.250000e-01 : f64, zero_masked_rows = false} : (tensor<2x3x8x16xf32>, tensor<2x3x10x16xf32>, tensor<2x3x10x32xf32>, tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32>
+  return %o : tensor<2x3x8x32xf32>
+}
+
+// -----
+
+/// zero_masked_rows as steps: the mask's rows reduced by max, compared with -inf,
+/// and the softmax's weights selected to 0 where a row is all -inf.
+
+// CHECK-LABEL: func.func @steps_zeroing_rows
+// CHECK-SAME:    (%{{.*}}: tensor<2x3x8x16xf32>, %{{.*}}: tensor<2x3x10x16xf32>, %{{.*}}: tensor<2x3x10x32xf32>, %[[MASK:.*]]: tensor<2x1x8x10xf32>)
+// CHECK-NOT:   iree_codegen.ukernel.generic
+// CHECK:       %[[W:.*]] = linalg.softmax dimension(3)
+// CHECK:       %[[PEAK:.*]] = linalg.generic {{.*}} ins(%[[MASK]] : tensor<2x1x8x10xf32>) outs(%{{.*}} : tensor<2x1x8xf32>)
+// CHECK:         arith.maximumf
+// CHECK:       %[[PEAK4:.*]] = tensor.expand_shape %[[PEAK]] {{.*}} into tensor<2x1x8x1xf32>
+// CHECK:       %[[ROWS:.*]] = linalg.generic {{.*}} ins(%[[PEAK4]], %{{.*}} : tensor<2x1x8x1xf32>, tensor<f32>) outs(%{{.*}} : tensor<2x1x8x1xi1>)
+// CHECK:         arith.cmpf oeq
+// CHECK:       %[[ZEROED:.*]] = linalg.generic {{.*}} ins(%[[ROWS]], %{{.*}}, %[[W]] : tensor<2x1x8x1xi1>, tensor<f32>, tensor<2x3x8x10xf32>)
+// CHECK:         arith.select
+// CHECK:       %[[W3:.*]] = tensor.collapse_shape %[[ZEROED]]
+// CHECK:       linalg.batch_matmul ins(%[[W3]], %{{.*}} : tensor<6x8x10xf32>, tensor<6x10x32xf32>)
+func.func @steps_zeroing_rows(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x10x16xf32>, %v: tensor<2x3x10x32xf32>, %mask: tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32> {
+  %o = "mlc.attention"(%q, %k, %v, %mask) {library = false, scale = 1.250000e-01 : f64, zero_masked_rows = true} : (tensor<2x3x8x16xf32>, tensor<2x3x10x16xf32>, tensor<2x3x10x32xf32>, tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32>
+  return %o : tensor<2x3x8x32xf32>
+}

@@ -1,0 +1,127 @@
+"""Attention on mlc's matmul plugin: `mlc-form-attention` makes each attention's steps one
+mlc.attention, and its lowering calls the plugin's `mlc_attention` once per head
+(passes/form_attention.py, passes/lower_to_linalg/attention.py,
+driver/backends/native/mlc_attention.h). Each case is checked against eager, and
+against the steps where the plugin is off."""
+
+import math
+
+import pytest
+import torch
+import torch.nn.functional as F
+from conftest import assert_matches, compile_and_compare
+
+import mlc
+from mlc.driver.backends import matmul_library
+
+pytestmark = [pytest.mark.iree,
+              pytest.mark.skipif(not matmul_library.available()[0],
+                                 reason=f"mlc's matmul plugin cannot be built here: {matmul_library.available()[1]}")]
+OFF = {"target_options": {"matmul-library": False}}
+
+
+def formed(compiled) -> int:
+    return compiled.report.pass_statistic("mlc-form-attention", "attentions formed")
+
+
+class Attention(torch.nn.Module):
+    """torch's scaled_dot_product_attention with the given keyword arguments."""
+
+    def __init__(self, **options):
+        super().__init__()
+        self.options = options
+
+    def forward(self, q, k, v, *mask):
+        return F.scaled_dot_product_attention(q, k, v, *mask, **self.options)
+
+
+def qkv(batch=2, heads=3, m=37, n=37, d=16, dv=16):
+    torch.manual_seed(0)
+    return torch.randn(batch, heads, m, d), torch.randn(batch, heads, n, d), torch.randn(batch, heads, n, dv)
+
+
+CASES = {
+    "no mask": (Attention(), qkv()),
+    "scale": (Attention(scale=0.3), qkv(m=5, n=29, d=8, dv=24)),
+    "causal": (Attention(is_causal=True), qkv(m=21, n=21)),
+    # the odd lengths leave a tail after the softmax's vectors of 16
+    "197 keys": (Attention(), qkv(batch=1, heads=4, m=197, n=197, d=64, dv=64)),
+}
+
+
+@pytest.mark.parametrize("case", CASES, ids=list(CASES))
+def test_attention_on_the_plugin_matches_eager(case):
+    model, inputs = CASES[case]
+    compiled = compile_and_compare(model, *inputs)
+    assert formed(compiled) == 1
+    assert compiled.report["dispatches by kind"]["library attention"] == 1
+    assert matmul_library.calls_plugin(compiled.artifact)
+
+
+def test_an_additive_padding_mask_broadcast_over_heads_and_rows():
+    """BERT's mask: [batch, 1, 1, keys], read with strides 0 over heads and queries."""
+    q, k, v = qkv(batch=2, heads=3, m=11, n=13)
+    mask = torch.zeros(2, 1, 1, 13)
+    mask[0, ..., 9:] = -math.inf
+    mask[1, ..., :2] = -1e4
+    compiled = compile_and_compare(Attention(), q, k, v, mask)
+    assert formed(compiled) == 1
+
+
+def test_a_boolean_mask_gives_a_fully_masked_query_zero_weights_as_torch_does():
+    """A query whose every key is masked gets zeros (torch's attention), not NaN."""
+    q, k, v = qkv(batch=1, heads=2, m=6, n=9)
+    keep = torch.rand(1, 2, 6, 9) > 0.3
+    keep[0, 1, 4, :] = False
+    compiled = compile_and_compare(Attention(), q, k, v, keep)
+    assert formed(compiled) == 1
+    out = compiled(q, k, v, keep)
+    assert torch.equal(out[0, 1, 4], torch.zeros(16))
+
+
+def test_nan_and_infinity_in_the_scores_propagate_as_in_eager():
+    q, k, v = qkv(batch=1, heads=2, m=4, n=20)
+    compiled = mlc.compile(Attention(), (q, k, v))
+    q[0, 0, 1, 3] = math.nan
+    q[0, 1, 2, :] = math.inf
+    with torch.no_grad():
+        expected = Attention()(q, k, v)
+    assert_matches(compiled(q, k, v), expected)
+    assert torch.isnan(compiled(q, k, v)[0, 0, 1]).all()
+
+
+def test_multi_head_attention_layers_match_eager():
+    """nn.MultiheadAttention, whose export transposes heads around the products: the key's
+    transposes fold into one, and the layer's matmuls stay on their own path."""
+    torch.manual_seed(0)
+    layer = torch.nn.MultiheadAttention(64, 4, batch_first=True).eval()
+
+    class SelfAttention(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer = layer
+
+        def forward(self, x):
+            return self.layer(x, x, x, need_weights=False)[0]
+
+    compiled = compile_and_compare(SelfAttention(), torch.randn(3, 50, 64))
+    assert formed(compiled) == 1
+
+
+def test_without_the_plugin_attention_stays_as_its_steps():
+    """`matmul-library` off (and every target but llvm-cpu): no mlc.attention; the steps
+    compile as before."""
+    model, inputs = CASES["causal"]
+    compiled = compile_and_compare(model, *inputs, **OFF)
+    assert formed(compiled) == 0
+    assert "mlc.attention" not in compiled.ir("mlc")
+
+
+def test_attention_at_bf16_is_left_to_its_steps():
+    """At bf16 the products' operands are bf16; the plugin's attention is f32 only."""
+    model, inputs = CASES["no mask"]
+    compiled = mlc.compile(model, inputs, precision="bf16")
+    assert formed(compiled) == 0
+    with torch.no_grad():
+        expected = model(*inputs)
+    assert_matches(compiled(*inputs), expected, rtol=5e-2, atol=5e-2)
