@@ -27,7 +27,7 @@ import math
 
 from torch_mlir import ir
 
-from ..dialects import compute_ops, elementwise_ops, normalization_ops, reduction_ops, shape_ops
+from ..dialects import compute_ops, data_ops, elementwise_ops, normalization_ops, reduction_ops, shape_ops
 from ..dialects.compute_ops import mask_strides
 from ..dialects.op_base import bool_attr, i64_array, int_attr
 from .constant_values import splat_of
@@ -52,6 +52,16 @@ def _source(value: ir.Value) -> ir.Value:
     while (view := defining(value, shape_ops.ReshapeOp)) is not None and \
             view.input.type.rank and view.input.type.shape[-1] == value.type.shape[-1]:
         value = view.input
+    return value
+
+
+def _before_narrowing(value: ir.Value) -> ir.Value:
+    """An f32 value that `mlc-reduce-precision` cast to bf16 for a matmul: the f32 value
+    (the plugin's attention multiplies in f32)."""
+    cast = defining(value, data_ops.CastOp)
+    if cast is not None and _only_use(value) and str(value.type.element_type) == "bf16" and \
+            str(cast.input.type.element_type) == "f32":
+        return cast.input
     return value
 
 
@@ -121,7 +131,7 @@ def _scale(scaled) -> tuple[float | None, ir.Value]:
 def _match(matmul) -> tuple[_Steps, ir.Value, ir.Value, ir.Value, list[int]] | None:
     """(steps, q, kT, v, the softmax's batch dimensions) when `matmul` is attention's
     last step. The op is formed at the softmax's shape, where the masks are added."""
-    steps, weights, value = _Steps(), _through_views(matmul.lhs), matmul.rhs
+    steps, weights, value = _Steps(), _through_views(_before_narrowing(matmul.lhs)), _before_narrowing(matmul.rhs)
     select = defining(weights, elementwise_ops.SelectOp)
     if select is not None:
         zeroed = _zeroed_rows(select) if _only_use(weights) else None
@@ -150,7 +160,7 @@ def _match(matmul) -> tuple[_Steps, ir.Value, ir.Value, ir.Value, list[int]] | N
     product = defining(scores, compute_ops.MatmulOp)
     if product is None or not _only_use(scores):
         return None
-    query, key_t = product.lhs, product.rhs
+    query, key_t = _before_narrowing(product.lhs), _before_narrowing(product.rhs)
     if not all(_is_f32(v) for v in (query, key_t, value, matmul.result, *steps.masks)):
         return None
     if not (query.type.rank == key_t.type.rank == value.type.rank >= 2):

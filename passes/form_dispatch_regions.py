@@ -123,7 +123,12 @@ def _inline(group: ir.Operation) -> None:
     group.erase()
 
 
-def _dispatch_region(group: ir.Operation) -> bool:
+# The attribute that names a region's fusion group (its index in program order), so that
+# the profile names a region's ops after later passes removed other regions.
+GROUP = "mlc.fusion_group"
+
+
+def _dispatch_region(group: ir.Operation, index: int) -> bool:
     """Replaces the group with a dispatch region; False (and inlines it) if its sizes can't be traced."""
     body = group.regions[0].blocks[0]
     terminator = body.operations[len(body.operations) - 1]
@@ -136,6 +141,7 @@ def _dispatch_region(group: ir.Operation) -> bool:
         return False
     with ir.InsertionPoint(group), group.location:
         region, block = iree_flow.dispatch_region(group.results[0].type, sizes)
+    region.attributes[GROUP] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), index)
     with ir.InsertionPoint(block), terminator.location:
         returned = iree_flow.flow_return(terminator.operands[0])
     for op in list(body.operations)[:-1]:
@@ -155,8 +161,9 @@ class FormDispatchRegions(Pass):
         groups = _groups(module)
         if groups:
             module.context.allow_unregistered_dialects = True
-        for group in groups:
+        for index, group in enumerate(groups):
             pads = _hoist_input_pads(group, group.regions[0].blocks[0])
             if pads:
                 self.count("input pads computed before their region", pads)
-            self.count("dispatch regions" if _dispatch_region(group) else "groups inlined (untraceable dynamic sizes)")
+            formed = _dispatch_region(group, index)
+            self.count("dispatch regions" if formed else "groups inlined (untraceable dynamic sizes)")

@@ -40,7 +40,7 @@ from torch_mlir.dialects import arith, tensor
 
 from ..dialects import iree_flow
 from ..dialects.op_base import DYNAMIC
-from . import constant_values
+from . import constant_values, library_epilogue
 from .lower_to_linalg import builders
 from .lower_to_linalg.compute import QUANTIZED_STEP
 from .registry import Pass, register
@@ -53,7 +53,9 @@ FUNCTIONS = {"f32": SGEMM, "bf16": "mlc_gemm_bf16", "i8": "mlc_gemm_s8"}
 QUANTIZING_ROW = "mlc_matvec_s8_quantizing"
 # Its functions for a constant weight, packed once (option `packed`).
 PACKED = {"f32": "mlc_sgemm_packed", "bf16": "mlc_gemm_bf16_packed", "i8": "mlc_gemm_s8_packed"}
-PLUGIN_FUNCTIONS = (*FUNCTIONS.values(), QUANTIZING_ROW, *PACKED.values())
+# Its functions for a product followed by an epilogue (passes/library_epilogue.py).
+EPILOGUE = {"f32": "mlc_sgemm_epilogue", "bf16": "mlc_gemm_bf16_epilogue"}
+PLUGIN_FUNCTIONS = (*FUNCTIONS.values(), QUANTIZING_ROW, *PACKED.values(), *EPILOGUE.values())
 # The `shape_key` kind of such a row: f32 in, int8 weights, f32 out.
 QUANTIZED = "q8"
 
@@ -179,11 +181,12 @@ def column_blocks(n: int, workgroups: int) -> tuple[int, int]:
 
 
 def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int, column_scale: ir.Value | None = None,
-                   fingerprint: int | None = None) -> ir.Value:
+                   fingerprint: int | None = None, epilogue: library_epilogue.Epilogue | None = None) -> ir.Value:
     """lhs @ rhs computed on the library in a dispatch region, at the insertion point
     (with `column_scale`: the f32 row `lhs` quantized per QUANTIZING_ROW, times the int8
     `rhs`, rescaled by the row's scale and `column_scale`; with the `fingerprint` of a
-    constant `rhs`: on PACKED's function, which packs each block once).
+    constant `rhs`: on PACKED's function, which packs each block once; with an
+    `epilogue` (several rows only): on EPILOGUE's function, which applies it to each block).
     Each workgroup multiplies all of lhs by a block of columns of rhs: the library
     repacks the part of rhs it is given at every call (for AMX too), so blocks of rows
     would each repack all of it (bf16 64x768x3072 on two workers: 0.58-0.63 ms in
@@ -197,6 +200,8 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int, column_scale: 
     else:
         kind = next(name for name in FUNCTIONS if element_type(name) == lhs.type.element_type)
         function, result = (FUNCTIONS if fingerprint is None else PACKED)[kind], result_type(kind)
+        if epilogue is not None:
+            function = EPILOGUE[kind]
     columns, count = column_blocks(n, workgroups)
     out_rows = [] if m == 1 else [m]
     destination = tensor.empty([*out_rows, n], result)
@@ -215,9 +220,17 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int, column_scale: 
         inputs = [lhs, block(rhs, [k], rhs.type.element_type)]
         if column_scale is not None:
             inputs.append(block(column_scale, [], column_scale.type.element_type))
+        if epilogue is not None:  # an absent term's place holds lhs, which the plugin does not read
+            inputs.append(lhs if epilogue.bias is None else block(epilogue.bias, [], result))
+            inputs.append(lhs if epilogue.residual is None else block(epilogue.residual, out_rows, result))
         output = block(destination, out_rows, result)
         scalars = [arith.constant(index, m), size, arith.constant(index, k)]
-        if fingerprint is not None:
+        if epilogue is not None:
+            packed = fingerprint is not None
+            key = _block_fingerprint(fingerprint, workgroup, count) if packed else arith.constant(index, 0)
+            flags = epilogue.flags | (library_epilogue.PACKED if packed else 0)
+            scalars += [key, arith.constant(index, flags)]
+        elif fingerprint is not None:
             scalars.append(_block_fingerprint(fingerprint, workgroup, count))
         product = iree_flow.ukernel_call(function, inputs, output, scalars)
         if count > 1:
@@ -323,6 +336,9 @@ class LibraryMatmuls(Pass):
     # Constant weights of matmuls of several rows go to PACKED's functions,
     # which pack each block once (at its first call); false: MKL packs them at every call.
     packed: bool = False
+    # A region left with only a bias, a residual and a GELU after the product goes into the
+    # library's call (passes/library_epilogue.py); false: it stays IREE's dispatch.
+    epilogues: bool = False
 
     @property
     def chosen(self) -> set[str] | None:
@@ -373,7 +389,24 @@ class LibraryMatmuls(Pass):
         if region is None:
             return
         passed = _returned_directly(region)
+        if passed is None and self.epilogues and lhs.type.shape[0] > 1:
+            passed = self._take_epilogue(region, library, lhs, rhs, fingerprint)
         if passed is not None:
             region.results[0].replace_all_uses_with(passed)
             region.erase()
             self.count("regions left empty")
+
+    def _take_epilogue(self, region: ir.Operation, library: ir.Value, lhs: ir.Value, rhs: ir.Value,
+                       fingerprint: int | None) -> ir.Value | None:
+        """When `region` only applies an epilogue to the product, the product again on the
+        library with it (the region's value), in place of the `library` region; else None."""
+        epilogue = library_epilogue.find(region, library, lambda value: not _inside(value, region))
+        if epilogue is None:
+            return None
+        first = library.owner
+        with ir.InsertionPoint(first), first.location:
+            with_epilogue = library_region(lhs, rhs, self.workgroups, fingerprint=fingerprint, epilogue=epilogue)
+        library.replace_all_uses_with(with_epilogue)
+        first.erase()
+        self.count("epilogues on the library")
+        return with_epilogue

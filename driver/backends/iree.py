@@ -352,13 +352,14 @@ def _cpu_passes(module: ir.Operation, options: dict, weights_inside: bool = True
     """The matmuls measured faster on the vendor library than on IREE's kernel, on this
     CPU, move to the library (matmul_choice.py, passes/library_matmuls.py). Their
     constant weights are packed once, keyed by their values, where those values are the
-    executable's own: a parameter archive could be swapped for another after compiling."""
+    executable's own: a parameter archive could be swapped for another after compiling.
+    A bias, residual and GELU after a product go into its call (passes/library_epilogue.py)."""
     choice = matmul_choice.choose(module, options)
     if not choice["library"]:
         return [], {"matmul_library": choice}
     shapes = ",".join(choice["library"])
     return [f"mlc-library-matmuls{{shapes={shapes} workgroups={matmul_choice.WORKGROUPS} "
-            f"packed={str(weights_inside).lower()}}}"], {"matmul_library": choice}
+            f"packed={str(weights_inside).lower()} epilogues=true}}"], {"matmul_library": choice}
 
 
 LLVM_CPU = Target(

@@ -112,9 +112,10 @@ def quantized_rows_whole(options: dict) -> bool:
 
 def attention_on_library(options: dict) -> bool:
     """Whether attention runs whole on the plugin (mlc-form-attention{library}): the option
-    allows the library and the plugin builds here. Not measured per shape: one call per
-    head in place of four dispatches that pass the scores through memory (README, Levers)."""
-    return option(options) != "off" and matmul_library.available()[0]
+    allows the library and the plugin can be built here (it is built when an executable
+    that calls it loads). Not measured per shape: one call per head in place of four
+    dispatches that pass the scores through memory (README, Levers)."""
+    return option(options) != "off" and matmul_library.buildable()
 
 
 def choose(module: ir.Operation, options: dict) -> dict:

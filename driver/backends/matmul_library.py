@@ -32,7 +32,7 @@ from ..executable_cache import ExecutableCache, cpu_fields
 
 NATIVE = Path(__file__).parent / "native"
 SOURCES = (NATIVE / "mlc_matmul.c", NATIVE / "gemv_bf16.h", NATIVE / "gemv_s8_vnni.h", NATIVE / "mlc_attention.h",
-           NATIVE / "iree_executable_plugin.h")
+           NATIVE / "vector_math.h", NATIVE / "iree_executable_plugin.h")
 MKL_LIBRARIES = ("mkl_intel_lp64", "mkl_sequential", "mkl_core")
 PLUGIN_FLAG = "--executable_plugin"
 
@@ -75,13 +75,28 @@ def _build_key(compiler: str, include: Path, libraries: list[Path]) -> str:
     return digest.hexdigest()[:16]
 
 
-@functools.cache
-def plugin() -> Path:
-    """The built plugin (built now if needed); raises Unavailable with the reason."""
+def _tools() -> tuple[Path, list[Path], str]:
+    """MKL's headers and libraries and a C compiler; raises Unavailable with what is missing."""
     if platform.machine() not in ("x86_64", "AMD64"):
         raise Unavailable(f"the plugin is built for x86-64, this machine is {platform.machine()}")
     include, libraries = _mkl()
-    compiler = _compiler()
+    return include, libraries, _compiler()
+
+
+def buildable() -> bool:
+    """Whether the tools that build the plugin are here, without building it or making its
+    directory (a compile that may not call it at all asks this)."""
+    try:
+        _tools()
+        return True
+    except Unavailable:
+        return False
+
+
+@functools.cache
+def plugin() -> Path:
+    """The built plugin (built now if needed); raises Unavailable with the reason."""
+    include, libraries, compiler = _tools()
     cache = ExecutableCache.default()
     if not cache.usable:  # a library loaded into the process must not sit where others can write
         raise Unavailable(f"its build directory {cache.directory} is not private to this user")

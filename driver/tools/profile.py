@@ -30,6 +30,7 @@ from torch_mlir import ir
 from ...dialects import iree_flow
 from ...dialects.locations import source_line
 from ...errors import UserError
+from ...passes.form_dispatch_regions import GROUP
 from ...passes.lower_to_linalg.attention import FUNCTION as ATTENTION
 from ..backends import iree as iree_backend
 from ..backends import matmul_library
@@ -68,8 +69,9 @@ def plan(module: ir.Operation) -> list[PlannedDispatch]:
             planned.append(_library_dispatch(op))
         elif name == iree_flow.DISPATCH_REGION:
             inner = [o for o in op.regions[0].blocks[0].operations if not o.operation.name.startswith(NO_DISPATCH)]
-            planned.append(PlannedDispatch("fusion group", [o.operation.name for o in inner],
-                                           _sources(inner), group=sum(p.group is not None for p in planned)))
+            group = ir.IntegerAttr(op.attributes[GROUP]).value if GROUP in op.attributes else None
+            planned.append(PlannedDispatch("fusion group", [o.operation.name for o in inner], _sources(inner),
+                                           group=group))
         elif not name.startswith(NO_DISPATCH) and any(isinstance(r.type, ir.ShapedType) for r in op.results):
             planned.append(PlannedDispatch("formed by IREE", [name], _sources([op])))
     return planned
@@ -82,10 +84,9 @@ def planned_dispatches(module: ir.Operation, target, report: Report) -> list[Pla
         return []
     planned = plan(module)
     groups = report.fusion_groups or []
-    if len([p for p in planned if p.group is not None]) == len(groups):
-        for entry in planned:
-            if entry.group is not None:
-                entry.ops = [name.removeprefix("mlc.") for name in groups[entry.group]]
+    for entry in planned:
+        if entry.group is not None and entry.group < len(groups):
+            entry.ops = [name.removeprefix("mlc.") for name in groups[entry.group]]
     return planned
 
 

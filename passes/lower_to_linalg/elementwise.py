@@ -302,10 +302,17 @@ def _gelu_tanh(x):
     return arith.mulf(arith.mulf(_c(x, 0.5), x), arith.addf(_c(x, 1), tanh))
 
 
+# The attribute that marks a lowered GELU with its form ("none": erf, or "tanh"), so that
+# the matmul library can apply it after a product (passes/library_matmuls.py).
+GELU = "mlc.gelu"
+
+
 @lowers(ew.GeluOp)
 def _lower_gelu(op):
-    body = _gelu_tanh if ir.StringAttr(op.approximate).value == "tanh" else _gelu_erf
-    return elementwise([op.input], op.result.type, body)
+    approximate = ir.StringAttr(op.approximate).value
+    result = elementwise([op.input], op.result.type, _gelu_tanh if approximate == "tanh" else _gelu_erf)
+    result.owner.attributes[GELU] = ir.StringAttr.get(approximate)
+    return result
 
 
 @lowers(ew.ClampOp)

@@ -426,3 +426,31 @@ def test_every_copy_of_a_timed_weight_is_checked():
                               matmul_choice._varied_values(256, 1024, "bf16", 1))
     measured = matmul_choice.measure([shape])[shape]
     assert measured["iree ms"] > 0 and measured["library ms"] > 0
+
+
+
+class Block(torch.nn.Module):
+    """A residual MLP: linear, GELU (erf or tanh), linear, plus the input."""
+
+    def __init__(self, approximate):
+        super().__init__()
+        self.up, self.down, self.approximate = torch.nn.Linear(64, 130), torch.nn.Linear(130, 64), approximate
+
+    def forward(self, x):
+        return x + self.down(torch.nn.functional.gelu(self.up(x), approximate=self.approximate))
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_epilogues_bias_gelu_and_residual_run_inside_the_library_call(approximate):
+    """Both groups are only epilogues (bias + GELU; bias + residual): no region is left,
+    and the result is eager's, with NaN and infinities in the input too."""
+    torch.manual_seed(0)
+    x = torch.randn(37, 64) * 3
+    special = x.clone()
+    special[0, :4] = torch.tensor([float("nan"), float("inf"), -float("inf"), 1e30])
+    compiled = compile_and_compare(Block(approximate), x, call_with=[(x,), (special,)], **ON)
+    statistics = compiled.report.pass_statistics("mlc-library-matmuls")
+    assert statistics["epilogues on the library"] == 2 and statistics["regions left empty"] == 2
+    assert compiled.report["dispatches by kind"]["mlc dispatch regions"] == 0
+    assert torch.isnan(compiled(special)[0]).all()

@@ -7,13 +7,14 @@
  * where as steps they went through memory three times (four dispatches).
  *
  * The softmax follows torch's: a row holding NaN, or +inf, or only -inf, is NaN; with
- * ZERO_MASKED_ROWS, a row whose mask is all -inf is zero (torch's attention). exp is a
- * polynomial (Cephes' expf, within 2 ulp on the softmax's range, x <= 0), which the
- * compiler vectorizes for each instruction set (target_clones). */
+ * ZERO_MASKED_ROWS, a row whose mask is all -inf is zero (torch's attention). exp is
+ * vector_math.h's, which the compiler vectorizes for each instruction set (target_clones). */
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "vector_math.h"
 
 typedef struct {
   const float* q;
@@ -33,25 +34,6 @@ typedef struct {
 
 enum { ATTENTION_HAS_MASK = 1, ATTENTION_ZERO_MASKED_ROWS = 2 };
 
-/* exp(x) for x <= 0; 0 below -87.3 (where expf underflows to denormals). */
-static inline float softmax_exp(float x) {
-  const float below = x < -87.33654f ? 0.0f : 1.0f;
-  x = x < -87.33654f ? -87.33654f : x;
-  const float n = __builtin_rintf(x * 1.44269504088896341f);
-  const float r = x - n * 0.693359375f + n * 2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
-  const int32_t bits = ((int32_t)n + 127) << 23;
-  float scale;
-  memcpy(&scale, &bits, sizeof scale);
-  return p * scale * below;
-}
-
 /* The row's softmax in place; 1 when the row was NaN (left for the caller to fill). */
 __attribute__((target_clones("avx512f", "avx2", "default"))) static int softmax_row(float* row, size_t n) {
   enum { LANES = 16 };
@@ -69,7 +51,7 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) static int softmax_
     for (int l = 0; l < LANES; ++l) {
       const float x = row[j + l] - peak;
       nans[l] += x != x ? 1.0f : 0.0f;
-      const float e = softmax_exp(x);
+      const float e = exp_nonpositive(x);
       row[j + l] = e;
       sums[l] += e;
     }
@@ -78,7 +60,7 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) static int softmax_
   for (; j < n; ++j) {
     const float x = row[j] - peak;
     nan += x != x ? 1.0f : 0.0f;
-    row[j] = softmax_exp(x);
+    row[j] = exp_nonpositive(x);
     sum += row[j];
   }
   if (nan != 0.0f || peak != peak) return 1;

@@ -26,6 +26,7 @@
 #include "gemv_s8_vnni.h"
 #include "iree_executable_plugin.h"
 #include "mlc_attention.h"
+#include "vector_math.h"
 
 /* The parameters IREE packs for each import: each buffer as (base, offset in
  * elements, stride of its outer dimension), then M, N and K. The elements are the
@@ -316,6 +317,89 @@ static int mlc_gemm_s8_packed(void* params_ptr, void* context, void* reserved) {
   return 0;
 }
 
+/* Epilogues: C = post(A B + bias + residual), where the IREE region after the product
+ * held only these (passes/library_matmuls.py folds them into the call): the bias [N] a
+ * linear layer adds, the residual [M, N] of a skip connection, and GELU (erf or tanh)
+ * after them. The product is computed as by mlc_sgemm(_packed) or mlc_gemm_bf16(_packed),
+ * and the epilogue is one pass over its block while it is in cache, where IREE's
+ * dispatch read it from memory again. Parameters: A, B, bias, residual and C (each base,
+ * offset, row stride), M, N, K, B's fingerprint (EPILOGUE_PACKED), and the flags. */
+enum {
+  EPILOGUE_BIAS = 1,
+  EPILOGUE_RESIDUAL = 2,
+  EPILOGUE_GELU_ERF = 4,
+  EPILOGUE_GELU_TANH = 8,
+  EPILOGUE_PACKED = 16,
+};
+
+typedef struct {
+  const void* a;
+  size_t a_offset, a_stride;
+  const void* b;
+  size_t b_offset, b_stride;
+  const float* bias;
+  size_t bias_offset, bias_stride;
+  const float* residual;
+  size_t residual_offset, residual_stride;
+  float* c;
+  size_t c_offset, c_stride;
+  size_t m, n, k, fingerprint, flags;
+} mlc_gemm_epilogue_params_t;
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void add_row(float* row, const float* terms,
+                                                                                    size_t n) {
+  for (size_t j = 0; j < n; ++j) row[j] += terms[j];
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void gelu_erf_row(float* row, size_t n) {
+  for (size_t j = 0; j < n; ++j) row[j] = 0.5f * row[j] * (1.0f + erf_approx(row[j] * 0.70710678118654752f));
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void gelu_tanh_row(float* row, size_t n) {
+  for (size_t j = 0; j < n; ++j) {
+    const float x = row[j];
+    row[j] = 0.5f * x * (1.0f + tanh_approx(0.79788456080286536f * (x + 0.044715f * x * x * x)));
+  }
+}
+
+static void epilogue(const mlc_gemm_epilogue_params_t* p) {
+  float* c = p->c + p->c_offset;
+  const float* bias = p->bias + p->bias_offset;
+  const float* residual = p->residual + p->residual_offset;
+  for (size_t i = 0; i < p->m; ++i) {
+    float* row = c + i * p->c_stride;
+    if (p->flags & EPILOGUE_BIAS) add_row(row, bias, p->n);
+    if (p->flags & EPILOGUE_RESIDUAL) add_row(row, residual + i * p->residual_stride, p->n);
+    if (p->flags & EPILOGUE_GELU_ERF) gelu_erf_row(row, p->n);
+    if (p->flags & EPILOGUE_GELU_TANH) gelu_tanh_row(row, p->n);
+  }
+}
+
+/* The product's parameters, as mlc_sgemm_packed takes them. */
+static mlc_sgemm_packed_params_t product_params(const mlc_gemm_epilogue_params_t* p) {
+  return (mlc_sgemm_packed_params_t){{p->a, p->a_offset, p->a_stride, p->b, p->b_offset, p->b_stride, p->c,
+                                      p->c_offset, p->c_stride, p->m, p->n, p->k},
+                                     p->fingerprint};
+}
+
+static int mlc_sgemm_epilogue(void* params_ptr, void* context, void* reserved) {
+  const mlc_gemm_epilogue_params_t* p = (const mlc_gemm_epilogue_params_t*)params_ptr;
+  mlc_sgemm_packed_params_t product = product_params(p);
+  const int failed = p->flags & EPILOGUE_PACKED ? mlc_sgemm_packed(&product, context, reserved)
+                                                : mlc_sgemm(&product.gemm, context, reserved);
+  if (!failed) epilogue(p);
+  return failed;
+}
+
+static int mlc_gemm_bf16_epilogue(void* params_ptr, void* context, void* reserved) {
+  const mlc_gemm_epilogue_params_t* p = (const mlc_gemm_epilogue_params_t*)params_ptr;
+  mlc_sgemm_packed_params_t product = product_params(p);
+  const int failed = p->flags & EPILOGUE_PACKED ? mlc_gemm_bf16_packed(&product, context, reserved)
+                                                : mlc_gemm_bf16(&product.gemm, context, reserved);
+  if (!failed) epilogue(p);
+  return failed;
+}
+
 /* The parameters of mlc_matvec_s8_quantizing: the f32 row x, the int8 weight's block of
  * columns, their f32 scales, the f32 result's block; then M (1), N and K. */
 typedef struct {
@@ -390,6 +474,8 @@ static const struct {
     {"mlc_gemm_s8_packed", mlc_gemm_s8_packed},
     {"mlc_matvec_s8_quantizing", mlc_matvec_s8_quantizing},
     {"mlc_attention", mlc_attention},
+    {"mlc_sgemm_epilogue", mlc_sgemm_epilogue},
+    {"mlc_gemm_bf16_epilogue", mlc_gemm_bf16_epilogue},
 };
 
 static iree_plugin_status_t plugin_resolve(void* self, const iree_plugin_resolve_params_t* params,

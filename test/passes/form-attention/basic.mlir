@@ -21,6 +21,8 @@
 // STATS-NEXT: (9) attentions formed
 // STATS-NEXT: 'mlc-form-attention'
 // STATS-NEXT: (10) attentions formed
+// STATS-NEXT: 'mlc-form-attention'
+// STATS-NEXT: (11) attentions formed
 // STATS-NOT: attentions formed
 
 /// As mlc's converter emits SDPA: the key [1, 128, 12, 64] transposed to [1, 12, 64,
@@ -239,5 +241,25 @@ func.func @scale_on_the_left(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v:
   %m = "mlc.mul"(%half, %s) : (tensor<f32>, tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
   %w = "mlc.softmax"(%m) {axis = 2 : i64} : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
   %o = "mlc.matmul"(%w, %v) : (tensor<4x8x8xf32>, tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  return %o : tensor<4x8x16xf32>
+}
+
+// -----
+
+/// At bf16, mlc-reduce-precision cast the products' operands to bf16 (summed in f32):
+/// the op takes the f32 values before the casts, and the casts go.
+
+// CHECK-LABEL: func.func @narrowed_by_reduce_precision
+// CHECK:       "mlc.attention"(%arg0, %arg1, %arg2, %{{.*}}) {library = true, scale = 1.000000e+00 : f64, zero_masked_rows = false} : (tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<f32>) -> tensor<4x8x16xf32>
+// CHECK-NOT:   "mlc.cast"
+func.func @narrowed_by_reduce_precision(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tensor<4x8x16xf32>) -> tensor<4x8x16xf32> {
+  %kt = "mlc.transpose"(%k) {permutation = array<i64: 0, 2, 1>} : (tensor<4x8x16xf32>) -> tensor<4x16x8xf32>
+  %qb = "mlc.cast"(%q) : (tensor<4x8x16xf32>) -> tensor<4x8x16xbf16>
+  %ktb = "mlc.cast"(%kt) : (tensor<4x16x8xf32>) -> tensor<4x16x8xbf16>
+  %s = "mlc.matmul"(%qb, %ktb) : (tensor<4x8x16xbf16>, tensor<4x16x8xbf16>) -> tensor<4x8x8xf32>
+  %w = "mlc.softmax"(%s) {axis = 2 : i64} : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %wb = "mlc.cast"(%w) : (tensor<4x8x8xf32>) -> tensor<4x8x8xbf16>
+  %vb = "mlc.cast"(%v) : (tensor<4x8x16xf32>) -> tensor<4x8x16xbf16>
+  %o = "mlc.matmul"(%wb, %vb) : (tensor<4x8x8xbf16>, tensor<4x8x16xbf16>) -> tensor<4x8x16xf32>
   return %o : tensor<4x8x16xf32>
 }

@@ -1,7 +1,8 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-fuse, mlc-lower-to-linalg{keep-fusion-groups=true}, mlc-form-dispatch-regions)' | FileCheck %s
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions)' | FileCheck %s --check-prefix=NONE
 
-/// Each fusion group becomes one flow.dispatch.region holding its lowered ops,
+/// Each fusion group becomes one flow.dispatch.region holding its lowered ops, marked
+/// with the group's index (mlc.fusion_group, read by the profile),
 /// closed by flow.return; without groups there are no regions.
 
 // CHECK-LABEL: func.func @matmul_relu_then_exp
@@ -11,10 +12,10 @@
 // CHECK:        arith.maximumf
 // CHECK:        "flow.return"(%[[RELU]]) : (tensor<4x4xf32>) -> ()
 // CHECK-NEXT: }, {
-// CHECK-NEXT: }) {operandSegmentSizes = array<i32: 0, 0>} : () -> tensor<4x4xf32>
+// CHECK-NEXT: }) {mlc.fusion_group = 0 : i64, operandSegmentSizes = array<i32: 0, 0>} : () -> tensor<4x4xf32>
 // CHECK:      "flow.dispatch.region"() ({
 // CHECK:        math.exp
-// CHECK-NOT: mlc.
+// CHECK-NOT: "mlc.
 // NONE-LABEL: func.func @matmul_relu_then_exp
 // NONE-NOT: flow.dispatch.region
 func.func @matmul_relu_then_exp(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {

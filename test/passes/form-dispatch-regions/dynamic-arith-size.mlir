@@ -10,7 +10,7 @@
 // CHECK:      %[[TWICE:.*]] = arith.muli %[[N]], %{{.*}} : index
 // CHECK-NEXT: "flow.dispatch.region"(%[[TWICE]]) ({
 // CHECK:        linalg.fill
-// CHECK:      }) {operandSegmentSizes = array<i32: 1, 0>} : (index) -> tensor<?xf32>
+// CHECK:      }) {mlc.fusion_group = 0 : i64, operandSegmentSizes = array<i32: 1, 0>} : (index) -> tensor<?xf32>
 func.func @arith_size_hoisted(%x: tensor<?xf32>) -> tensor<?xf32> {
   %0 = "mlc.fusion_group"() ({
     %c0 = arith.constant 0 : index

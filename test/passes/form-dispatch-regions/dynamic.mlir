@@ -22,7 +22,7 @@
 // CHECK:        %[[RELU:.*]] = linalg.generic
 // CHECK:        "flow.return"(%[[RELU]]) : (tensor<?x4xf32>) -> ()
 // CHECK-NEXT: }, {
-// CHECK-NEXT: }) {operandSegmentSizes = array<i32: 1, 0>} : (index) -> tensor<?x4xf32>
+// CHECK-NEXT: }) {mlc.fusion_group = 0 : i64, operandSegmentSizes = array<i32: 1, 0>} : (index) -> tensor<?x4xf32>
 // CHECK-NEXT: return %[[R]]
 func.func @matmul_relu_dynamic_batch(%x: tensor<?x4xf32>, %w: tensor<4x4xf32>) -> tensor<?x4xf32> {
   %0 = "mlc.fusion_group"() ({
@@ -45,7 +45,7 @@ func.func @matmul_relu_dynamic_batch(%x: tensor<?x4xf32>, %w: tensor<4x4xf32>) -
 // CHECK-DAG:  %[[COLS:.*]] = tensor.dim %[[X]], %[[C1]] : tensor<?x?xf32>
 // CHECK:      "flow.dispatch.region"(%[[ROWS]], %[[COLS]]) ({
 // CHECK:        math.exp
-// CHECK:      }) {operandSegmentSizes = array<i32: 2, 0>} : (index, index) -> tensor<?x?xf32>
+// CHECK:      }) {mlc.fusion_group = 0 : i64, operandSegmentSizes = array<i32: 2, 0>} : (index, index) -> tensor<?x?xf32>
 func.func @two_dynamic_sizes(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = "mlc.fusion_group"() ({
     %1 = "mlc.exp"(%x) : (tensor<?x?xf32>) -> tensor<?x?xf32>
@@ -65,7 +65,7 @@ func.func @two_dynamic_sizes(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // CHECK:      %[[N:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x8xf32>
 // CHECK-NEXT: "flow.dispatch.region"(%[[N]]) ({
 // CHECK:        linalg.generic
-// CHECK:      }) {operandSegmentSizes = array<i32: 1, 0>} : (index) -> tensor<?xf32>
+// CHECK:      }) {mlc.fusion_group = 0 : i64, operandSegmentSizes = array<i32: 1, 0>} : (index) -> tensor<?xf32>
 func.func @reduction_dynamic_rows(%x: tensor<?x8xf32>) -> tensor<?xf32> {
   %0 = "mlc.fusion_group"() ({
     %1 = "mlc.exp"(%x) : (tensor<?x8xf32>) -> tensor<?x8xf32>
