@@ -117,19 +117,13 @@ class QuantizedMatmulOp(MlcOp, name="quantized_matmul", traits=[ext.Pure]):
         expect_element_type(self.result, lhs.element_type, "result")
 
 
-def mask_strides(mask_shape: list[int], scores_shape: list[int]) -> list[int] | None:
-    """How the plugin reads a contiguous mask that broadcasts to the scores [..., M, N]:
-    [heads per outer index, stride per outer index, stride per head, per row, per
-    column], where the head's linear index splits into outer index and head. None when
-    the mask's batch dimensions do not fold into two such runs (then the op is not formed)."""
-    rank = len(scores_shape)
-    shape = [1] * (rank - len(mask_shape)) + list(mask_shape)
-    strides, step = [], 1
-    for size in reversed(shape):
-        strides.insert(0, 0 if size == 1 else step)
-        step *= size
+def fold_runs(sizes: list[int], strides: list[int]) -> list[int] | None:
+    """[heads per outer index, stride per outer index, stride per head] of batch dimensions
+    `sizes` read with `strides`, where the head's linear index splits into outer index and
+    head: the dimensions fold into at most two runs, each broadcast (stride 0) or evenly
+    spaced. None for more."""
     runs = []  # (size, stride of its last dimension) of runs of batch dimensions read alike
-    for size, stride in zip(scores_shape[:-2], strides[:-2]):
+    for size, stride in zip(sizes, strides):
         if size == 1:  # one index: read at no offset
             continue
         if runs and ((stride == 0 and runs[-1][1] == 0) or (stride and runs[-1][1] == stride * size)):
@@ -140,7 +134,41 @@ def mask_strides(mask_shape: list[int], scores_shape: list[int]) -> list[int] | 
         return None
     outer_stride = runs[0][1] if runs else 0
     heads, head_stride = runs[1] if len(runs) == 2 else (1, 0)
-    return [heads, outer_stride, head_stride, strides[-2], strides[-1]]
+    return [heads, outer_stride, head_stride]
+
+
+def mask_strides(mask_shape: list[int], scores_shape: list[int]) -> list[int] | None:
+    """How the plugin reads a contiguous mask that broadcasts to the scores [..., M, N]:
+    `fold_runs` of its batch dimensions, then its strides per row and per column. None when
+    the batch dimensions do not fold into two runs (then the op is not formed)."""
+    rank = len(scores_shape)
+    shape = [1] * (rank - len(mask_shape)) + list(mask_shape)
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.insert(0, 0 if size == 1 else step)
+        step *= size
+    runs = fold_runs(scores_shape[:-2], strides[:-2])
+    return None if runs is None else [*runs, strides[-2], strides[-1]]
+
+
+# An operand's view (`views` of mlc.attention): where head h's row i starts in its
+# source, `offset + (h / heads) * outer_stride + (h % heads) * head_stride + i * row_stride`,
+# its elements one apart.
+VIEW_FIELDS = ("offset", "heads", "outer_stride", "head_stride", "row_stride")
+
+
+def dense_view(shape: list[int]) -> list[int]:
+    """The view of a contiguous operand [*batch, rows, columns] (VIEW_FIELDS)."""
+    rows, columns = shape[-2:]
+    return [0, 1, rows * columns, 0, columns]
+
+
+def _view_end(view: list[int], heads: int, rows: int, columns: int) -> int:
+    """One past the last element a view reads."""
+    offset, inner, outer_stride, head_stride, row_stride = view
+    if min(heads, rows, columns) == 0:
+        return 0
+    return offset + (heads // inner - 1) * outer_stride + (inner - 1) * head_stride + (rows - 1) * row_stride + columns
 
 
 class AttentionOp(MlcOp, name="attention", traits=[ext.Pure]):
@@ -163,18 +191,28 @@ class AttentionOp(MlcOp, name="attention", traits=[ext.Pure]):
     scale: ir.FloatAttr
     zero_masked_rows: Any
     library: Any
+    views: Any
     result: Result[ir.RankedTensorType]
 
+    def sizes(self) -> tuple[list[int], int, int, int, int]:
+        """(batch dimensions, M, N, D, Dv)."""
+        views = i64_array(self, "views")
+        *batch, m, dv = self.result.type.shape
+        if views:
+            return batch, m, views[0], views[1], dv
+        return batch, m, self.key.type.shape[-2], self.query.type.shape[-1], dv
+
     def flops(self) -> int | None:
-        if not (self.query.type.has_static_shape and self.value.type.has_static_shape):
+        if not self.result.type.has_static_shape or not all(v.type.has_static_shape for v in (self.query, self.key)):
             return None
-        *batch, m, d = self.query.type.shape
-        n, dv = self.value.type.shape[-2:]
+        batch, m, n, d, dv = self.sizes()
         return 2 * math.prod(batch) * m * n * (d + dv)
 
     def verify(self):
-        query, key, value = ranked(self.query, "query"), ranked(self.key, "key"), ranked(self.value, "value")
         element_type = expect_same_element_type([self.query, self.key, self.value, self.mask], "operands")
+        if i64_array(self, "views"):
+            return self._verify_views(element_type)
+        query, key, value = ranked(self.query, "query"), ranked(self.key, "key"), ranked(self.value, "value")
         if query.rank < 2 or key.rank != query.rank or value.rank != query.rank:
             raise VerifyError(f"query, key and value must have one rank >= 2, got {query}, {key} and {value}")
         batch, (m, d), (n, dk), (nv, dv) = query.shape[:-2], query.shape[-2:], key.shape[-2:], value.shape[-2:]
@@ -196,6 +234,32 @@ class AttentionOp(MlcOp, name="attention", traits=[ext.Pure]):
                 raise VerifyError(f"on the library (library = true), the mask's batch dimensions must fold into two "
                                   f"runs of broadcast or contiguous ones; {mask} over {format_shape(scores)} does not")
         expect_shape(self.result, [*batch, m, dv], "result")
+        expect_element_type(self.result, element_type, "result")
+
+    def _verify_views(self, element_type):
+        """With `views` ([N, D], then VIEW_FIELDS for the query, key and value: see
+        mlc-attention-views), the three operands are the tensors the views read, and the
+        result gives the batch dimensions, M and Dv."""
+        views, result = i64_array(self, "views"), ranked(self.result, "result")
+        if not bool_attr(self, "library"):
+            raise VerifyError("views are read by the library only (library = true)")
+        if len(views) != 2 + 3 * len(VIEW_FIELDS) or result.rank < 2 or not result.has_static_shape:
+            raise VerifyError(f"views must hold N, D and {len(VIEW_FIELDS)} fields for each of query, key and value "
+                              f"({2 + 3 * len(VIEW_FIELDS)} values), with a static result of rank >= 2")
+        batch, m, n, d, dv = self.sizes()
+        heads = math.prod(batch)
+        for i, (name, operand, rows, columns) in enumerate(
+                (("query", self.query, m, d), ("key", self.key, n, d), ("value", self.value, n, dv))):
+            view = views[2 + i * len(VIEW_FIELDS): 2 + (i + 1) * len(VIEW_FIELDS)]
+            source = ranked(operand, name)
+            if not source.has_static_shape or min(view) < 0 or view[1] < 1 or heads % view[1]:
+                raise VerifyError(f"{name}'s view {view} of {source} is not one of {heads} heads")
+            if _view_end(view, heads, rows, columns) > math.prod(source.shape):
+                raise VerifyError(f"{name}'s view {view} reads past the end of {source}")
+        mask = ranked(self.mask, "mask")
+        if mask_strides(list(mask.shape), [*batch, m, n]) is None:
+            raise VerifyError(f"the mask {mask} does not broadcast to the scores {format_shape([*batch, m, n])} "
+                              "in two runs")
         expect_element_type(self.result, element_type, "result")
 
 

@@ -31,7 +31,7 @@ from ..dialects import compute_ops, data_ops, elementwise_ops, normalization_ops
 from ..dialects.compute_ops import mask_strides
 from ..dialects.op_base import bool_attr, i64_array, int_attr
 from .constant_values import splat_of
-from .graph import boolean, broadcast_binary, defining, f64, reshape, splat, tensor_type, transpose
+from .graph import boolean, broadcast_binary, defining, f64, i64_array_attr, reshape, splat, tensor_type, transpose
 from .registry import register
 from .rewriting import Pattern, PatternPass
 
@@ -220,7 +220,7 @@ class AttentionSteps(Pattern):
         result_type = tensor_type([*batch, query.type.shape[-2], value.type.shape[-1]], query.type.element_type)
         attention = compute_ops.AttentionOp(query, key, value, mask, f64(steps.scale),
                                             boolean(steps.zero_masked_rows is not None), boolean(self.library),
-                                            result_type).result
+                                            i64_array_attr([]), result_type).result
         return reshape(attention, list(matmul.result.type.shape))
 
 

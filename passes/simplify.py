@@ -119,6 +119,20 @@ def identity_transpose(op):
     return op.input if permutation == list(range(len(permutation))) else None
 
 
+def moves_only_unit_dimensions(op):
+    """A transpose that keeps the order of every dimension larger than 1 moves no element
+    (ViT's [1, 197, 768] -> [197, 1, 768]): a reshape, where the transpose is a copy."""
+    shape = list(op.input.type.shape)
+    if not op.input.type.has_static_shape:
+        return None
+    moved = [p for p in i64_array(op, "permutation") if shape[p] != 1]
+    return op.input if moved == sorted(moved) and moved != i64_array(op, "permutation") else None
+
+
+def as_reshape(op, source):
+    return shape_ops.ReshapeOp(source, [], _result_type(op)).result
+
+
 def reshape_of_reshape(op):
     inner = defining(op.input, shape_ops.ReshapeOp)
     if inner is None or not _at_most_one_dynamic(_result_type(op)):
@@ -226,6 +240,7 @@ PATTERNS = [
     Identity(SelectOp, "select(c, x, x)", same_either_way),
     Simpler(shape_ops.TransposeOp, "transpose of transpose", transpose_of_transpose, one_transpose),
     Identity(shape_ops.TransposeOp, "identity transpose", identity_transpose),
+    Simpler(shape_ops.TransposeOp, "transpose of unit dimensions", moves_only_unit_dimensions, as_reshape),
     Simpler(shape_ops.ReshapeOp, "reshape of reshape", reshape_of_reshape, one_reshape),
     Identity(shape_ops.ReshapeOp, "identity reshape", identity_reshape),
     Simpler(data_ops.CastOp, "cast of exact cast", cast_of_exact_cast, one_cast),

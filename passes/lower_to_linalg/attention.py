@@ -1,9 +1,9 @@
 """mlc.attention -> one call of mlc's matmul plugin per head (`library`), or its steps.
 
 On the library, a dispatch region runs one workgroup per head (the product of the
-batch dimensions). Each calls the plugin's `mlc_attention` with query, key and value
-as matrices of rows ([heads * M, D], [heads * N, D], [heads * N, Dv]), the mask as a
-vector, and its own rows of the result: the plugin computes the head's scores with
+batch dimensions). Each calls the plugin's `mlc_attention` with query, key, value and
+mask as vectors of their elements, the strides that read them (dense operands, or the
+op's `views`: mlc-attention-views), and its own rows of the result: the plugin computes the head's scores with
 MKL, adds the mask, takes the softmax of each row and multiplies by the value, while
 the scores sit in cache (driver/backends/native/mlc_attention.h).
 
@@ -20,8 +20,8 @@ from torch_mlir.dialects import arith, tensor
 
 from ...dialects import compute_ops as compute
 from ...dialects import elementwise_ops, iree_flow, normalization_ops, reduction_ops, shape_ops
-from ...dialects.compute_ops import mask_strides
-from ...dialects.op_base import DYNAMIC, bool_attr, float_attr
+from ...dialects.compute_ops import dense_view, mask_strides
+from ...dialects.op_base import DYNAMIC, bool_attr, float_attr, i64_array
 from ..op_registry import LOWERINGS, lowers
 from .builders import collapse, empty, expand
 
@@ -32,12 +32,6 @@ HAS_MASK, ZERO_MASKED_ROWS = 1, 2  # the call's flags
 def _bits(value: float) -> int:
     """An f32's bits, passed as an index (the plugin's scalars are all index-sized)."""
     return struct.unpack("<I", struct.pack("<f", value))[0]
-
-
-def _rows(value: ir.Value) -> ir.Value:
-    """[..., R, C] as the matrix [prod(...) * R, C]."""
-    rank = value.type.rank
-    return collapse(value, [list(range(rank - 1)), [rank - 1]]) if rank > 2 else value
 
 
 def _vector(value: ir.Value) -> ir.Value:
@@ -56,15 +50,21 @@ def _has_mask(mask: ir.Value) -> bool:
     return not (isinstance(attr, ir.DenseElementsAttr) and attr.is_splat and attr.get_splat_value().value == 0.0)
 
 
+def _operand_views(op) -> list[int]:
+    """VIEW_FIELDS of the query, key and value: the op's `views`, or those of dense operands."""
+    views = i64_array(op, "views")
+    if views:
+        return views[2:]
+    return [field for operand in (op.query, op.key, op.value) for field in dense_view(list(operand.type.shape))]
+
+
 def _on_library(op) -> ir.Value:
     query, key, value, mask = op.query, op.key, op.value, op.mask
-    *batch, m, d = query.type.shape
-    n, dv = value.type.shape[-2:]
+    batch, m, n, d, dv = op.sizes()
     heads = math.prod(batch)
-    heads_inner, outer_stride, head_stride, row_stride, column_stride = mask_strides(mask.type.shape, [*batch, m, n])
     flags = (HAS_MASK if _has_mask(mask) else 0) | (ZERO_MASKED_ROWS if bool_attr(op, "zero_masked_rows") else 0)
     index, f32 = ir.IndexType.get(), query.type.element_type
-    inputs = [_rows(query), _rows(key), _rows(value), _vector(mask)]
+    inputs = [_vector(query), _vector(key), _vector(value), _vector(mask)]
     destination = empty([heads * m, dv], f32)
     region, body = iree_flow.distributed_region(destination.type, arith.constant(index, heads))
     with ir.InsertionPoint(body):
@@ -72,7 +72,7 @@ def _on_library(op) -> ir.Value:
         first_row = arith.muli(head, arith.constant(index, m))
         rows_type = ir.RankedTensorType.get([m, dv], f32)
         output = tensor.extract_slice(rows_type, destination, [first_row], [], [], [DYNAMIC, 0], [m, dv], [1, 1])
-        scalars = [head, m, n, d, dv, heads_inner, outer_stride, head_stride, row_stride, column_stride,
+        scalars = [head, m, n, d, dv, *mask_strides(mask.type.shape, [*batch, m, n]), *_operand_views(op),
                    _bits(float_attr(op, "scale")), flags]
         scalars = [s if isinstance(s, ir.Value) else arith.constant(index, s) for s in scalars]
         result = iree_flow.ukernel_call(FUNCTION, inputs, output, scalars)

@@ -127,3 +127,29 @@ def test_attention_at_bf16_runs_in_f32_on_the_plugin():
     with torch.no_grad():
         expected = model(*inputs)
     assert_matches(compiled(*inputs), expected)
+
+
+class FusedProjection(torch.nn.Module):
+    """GPT-2's self-attention: one projection for q, k and v, split, heads moved to the
+    front by transposes, causal SDPA, heads moved back."""
+
+    def __init__(self, dim=48, heads=4):
+        super().__init__()
+        self.qkv, self.heads = torch.nn.Linear(dim, 3 * dim), heads
+
+    def forward(self, x):
+        batch, tokens, dim = x.shape
+        q, k, v = self.qkv(x).split(dim, dim=2)
+        q, k, v = (t.view(batch, tokens, self.heads, dim // self.heads).transpose(1, 2) for t in (q, k, v))
+        out = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return out.transpose(1, 2).reshape(batch, tokens, dim)
+
+
+def test_query_key_and_value_are_read_where_the_projection_left_them():
+    """mlc-attention-views: the slices and transposes of the projection's result become
+    strides, and their copies go (a batch of 2 with 4 heads: heads in two runs)."""
+    torch.manual_seed(0)
+    compiled = compile_and_compare(FusedProjection(), torch.randn(2, 19, 48))
+    assert formed(compiled) == 1
+    assert compiled.report.pass_statistic("mlc-attention-views", "operands read in place") == 3
+    assert "mlc.slice" not in compiled.ir("mlc")

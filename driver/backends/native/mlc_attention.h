@@ -17,6 +17,10 @@
 #include "vector_math.h"
 
 typedef struct {
+  size_t offset, heads, outer_stride, head_stride, row_stride;
+} mlc_attention_view_t;
+
+typedef struct {
   const float* q;
   size_t q_offset, q_stride;
   const float* k;
@@ -28,9 +32,19 @@ typedef struct {
   float* out;
   size_t out_offset, out_stride;
   size_t head, m, n, d, dv;
-  size_t heads_inner, mask_outer_stride, mask_head_stride, mask_row_stride, mask_column_stride;
+  size_t mask_heads, mask_outer_stride, mask_head_stride, mask_row_stride, mask_column_stride;
+  mlc_attention_view_t views[3]; /* query, key, value */
   size_t scale_bits, flags;
 } mlc_attention_params_t;
+
+/* Where head h's row i of an operand starts: offset + (h / heads) * outer_stride +
+ * (h % heads) * head_stride + i * row_stride; its elements are one apart (a dense
+ * operand, or a view of the tensor that a slice, transpose or reshape of it made:
+ * passes/attention_views.py). */
+static const float* view_rows(const float* base, size_t offset, const mlc_attention_view_t* view, size_t head) {
+  return base + offset + view->offset + (head / view->heads) * view->outer_stride +
+         (head % view->heads) * view->head_stride;
+}
 
 enum { ATTENTION_HAS_MASK = 1, ATTENTION_ZERO_MASKED_ROWS = 2 };
 
@@ -93,14 +107,14 @@ static int mlc_attention(void* params_ptr, void* context, void* reserved) {
   if (m == 0 || p->dv == 0) return 0;
   float* scores = attention_scores(m * n);
   if (!scores) return 1;
-  const float* q = p->q + p->q_offset + head * m * p->q_stride;
-  const float* k = p->k + p->k_offset + head * n * p->k_stride;
-  const float* v = p->v + p->v_offset + head * n * p->v_stride;
+  const float* q = view_rows(p->q, p->q_offset, &p->views[0], head);
+  const float* k = view_rows(p->k, p->k_offset, &p->views[1], head);
+  const float* v = view_rows(p->v, p->v_offset, &p->views[2], head);
   if (n > 0)
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (MKL_INT)m, (MKL_INT)n, (MKL_INT)p->d, scale, q,
-                (MKL_INT)p->q_stride, k, (MKL_INT)p->k_stride, 0.0f, scores, (MKL_INT)n);
-  const float* mask = p->mask + p->mask_offset + (head / p->heads_inner) * p->mask_outer_stride +
-                      (head % p->heads_inner) * p->mask_head_stride;
+                (MKL_INT)p->views[0].row_stride, k, (MKL_INT)p->views[1].row_stride, 0.0f, scores, (MKL_INT)n);
+  const float* mask = p->mask + p->mask_offset + (head / p->mask_heads) * p->mask_outer_stride +
+                      (head % p->mask_heads) * p->mask_head_stride;
   for (size_t i = 0; i < m; ++i) {
     float* row = scores + i * n;
     const float* mask_row = mask + i * p->mask_row_stride;
@@ -124,6 +138,6 @@ static int mlc_attention(void* params_ptr, void* context, void* reserved) {
     return 0;
   }
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (MKL_INT)m, (MKL_INT)p->dv, (MKL_INT)n, 1.0f, scores,
-              (MKL_INT)n, v, (MKL_INT)p->v_stride, 0.0f, out, (MKL_INT)p->out_stride);
+              (MKL_INT)n, v, (MKL_INT)p->views[2].row_stride, 0.0f, out, (MKL_INT)p->out_stride);
   return 0;
 }

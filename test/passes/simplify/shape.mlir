@@ -110,3 +110,19 @@ func.func @negative_broadcast_of_non_splat() -> tensor<2x2xf32> {
   %0 = "mlc.broadcast"(%c) : (tensor<2xf32>) -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
+
+// -----
+
+/// A transpose that moves only dimensions of size 1 moves no element: a reshape. One
+/// that reorders two larger dimensions stays.
+
+// CHECK-LABEL: func.func @transpose_of_unit_dimensions
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x197x768xf32>)
+// CHECK-NEXT:  %[[R:.*]] = "mlc.reshape"(%[[X]]) : (tensor<1x197x768xf32>) -> tensor<197x1x768xf32>
+// CHECK-NEXT:  %[[T:.*]] = "mlc.transpose"(%[[X]]) {permutation = array<i64: 0, 2, 1>}
+// CHECK-NEXT:  return %[[R]], %[[T]]
+func.func @transpose_of_unit_dimensions(%x: tensor<1x197x768xf32>) -> (tensor<197x1x768xf32>, tensor<1x768x197xf32>) {
+  %0 = "mlc.transpose"(%x) {permutation = array<i64: 1, 0, 2>} : (tensor<1x197x768xf32>) -> tensor<197x1x768xf32>
+  %1 = "mlc.transpose"(%x) {permutation = array<i64: 0, 2, 1>} : (tensor<1x197x768xf32>) -> tensor<1x768x197xf32>
+  return %0, %1 : tensor<197x1x768xf32>, tensor<1x768x197xf32>
+}
