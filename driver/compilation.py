@@ -244,7 +244,7 @@ class Compilation:
         target, report = self.target, self.report
         if target.target_passes is not None:
             with self.progress.stage(f"{target.name} passes"):
-                elements, facts = target.passes(module, weights_inside=self.params is None)
+                elements, facts = target.passes(module, weights_inside=self.params is None, flops=report.matmul_flops)
             report.record(**facts)
             if elements:
                 self._stage(f"{target.name} passes", elements, module)
@@ -262,7 +262,7 @@ class Compilation:
                 raise PlanOverTargetLimit(message, failure.first_error.split("error: ")[-1]) from None
             raise UserError(message) from None
         report.stages.append(StageRecord(f"compile for {target.name}", round(time.perf_counter() - begin, 4)))
-        self.runtime_driver = target.driver_for(report.matmul_flops)
+        self.runtime_driver = report.runtime_driver or target.driver_for(report.matmul_flops)
         if target.is_iree:
             self._report_executable(artifact)
         return artifact

@@ -217,17 +217,20 @@ def kernel_count(vmfb: bytes) -> int:
     return len(set(_KERNEL_NAME.findall(module)))
 
 
-# Below this much matmul and convolution work per call (FLOPs), `main` runs faster on the
-# calling thread (IREE's local-sync driver) than on IREE's worker threads (local-task),
-# whose wake-up costs about 0.1 ms a call. Measured on 2 cores (Xeon, mlc O2): at 17-34
-# MFLOP (an MLP, a transformer block, a CNN) local-sync took 0.65-0.9x the time, at
-# 127-134 MFLOP 1.3-1.45x.
+# Below this much matmul and convolution work per call (FLOPs) on IREE's own code, `main`
+# runs faster on the calling thread (IREE's local-sync driver) than on IREE's worker
+# threads (local-task), whose wake-ups and hand-offs cost 0.1-0.2 ms a call and on two
+# cores stalled about one call in four for ~4 ms. Work on mlc's library does not count:
+# its calls split among the plugin's own threads on either driver (native/team.h).
+# Measured on 2 cores (Xeon, mlc O2): at 17-34 MFLOP (an MLP, a transformer block, a
+# CNN) local-sync took 0.65-0.9x the time, at 127-134 MFLOP 1.3-1.45x.
 SINGLE_THREAD_FLOPS = 64e6
 
 
 def cpu_runtime_driver(flops: float | None, options) -> str:
-    """The CPU driver that runs a model of `flops` (None: unknown, e.g. dynamic shapes):
-    the `driver` option, or by default local-sync for small models."""
+    """The CPU driver that runs a model whose IREE code does `flops` of matmul and
+    convolution work (None: unknown, e.g. dynamic shapes): the `driver` option, or by
+    default local-sync below SINGLE_THREAD_FLOPS."""
     option = options.get("driver", "auto")
     if option != "auto":
         return option
@@ -348,18 +351,40 @@ def _with_statistic(executable: Executable, name: str, value) -> Executable:
     return executable
 
 
-def _cpu_passes(module: ir.Operation, options: dict, weights_inside: bool = True) -> tuple[list[str], dict]:
+def _cpu_passes(module: ir.Operation, options: dict, weights_inside: bool = True,
+                flops: float | None = None) -> tuple[list[str], dict]:
     """The matmuls measured faster on the vendor library than on IREE's kernel, on this
-    CPU, move to the library (matmul_choice.py, passes/library_matmuls.py). Their
-    constant weights are packed once, keyed by their values, where those values are the
+    CPU, move to the library (matmul_choice.py, passes/library_matmuls.py), and the
+    runtime driver follows from the work left to IREE's code (cpu_runtime_driver). Where
+    the work the library cannot take is small, the plan runs on the calling thread, and
+    each matmul's library time is weighed against IREE's kernel on one thread; a plan
+    that leaves IREE too much for one thread is weighed against IREE's workers instead.
+    Constant weights are packed once, keyed by their values, where those values are the
     executable's own: a parameter archive could be swapped for another after compiling.
     A bias, residual and GELU after a product go into its call (passes/library_epilogue.py)."""
-    choice = matmul_choice.choose(module, options)
+    eligible = matmul_choice.library_flops(module, matmul_choice.eligible_shapes(module))
+    outside = None if flops is None else max(0.0, flops - eligible)  # what only IREE's code can run
+    choice, driver = _plan(module, options, outside)
+    facts = {"matmul_library": choice, "runtime_driver": driver}
     if not choice["library"]:
-        return [], {"matmul_library": choice}
+        return [], facts
     shapes = ",".join(choice["library"])
-    return [f"mlc-library-matmuls{{shapes={shapes} workgroups={matmul_choice.WORKGROUPS} "
-            f"packed={str(weights_inside).lower()} epilogues=true}}"], {"matmul_library": choice}
+    return [f"mlc-library-matmuls{{shapes={shapes} packed={str(weights_inside).lower()} epilogues=true}}"], facts
+
+
+def _plan(module: ir.Operation, options: dict, outside: float | None) -> tuple[dict, str]:
+    """(the matmul choice, the runtime driver), for a model whose work that only IREE's
+    code can run is `outside` FLOPs (None: unknown): on the calling thread where that and
+    the matmuls left to IREE's kernel are small enough (or the `driver` option says so),
+    else on IREE's workers."""
+    option = options.get("driver", "auto")
+    if option == "local-sync" or (option == "auto" and outside is not None and outside < SINGLE_THREAD_FLOPS):
+        choice = matmul_choice.choose(module, options, alone=True)
+        driver = cpu_runtime_driver(outside + matmul_choice.library_flops(module, choice["iree"]), options) \
+            if outside is not None else cpu_runtime_driver(None, options)
+        if driver == "local-sync":
+            return choice, driver
+    return matmul_choice.choose(module, options), "local-task"
 
 
 LLVM_CPU = Target(

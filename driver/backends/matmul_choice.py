@@ -62,9 +62,14 @@ MAX_COPIES = 16
 # Part of the timings' key: a new way of measuring measures every shape again.
 # 2: real weights for both kernels, blocks of columns; 3: single rows on copies in one call;
 # 4: weights packed once on the library (but single rows'), as mlc-library-matmuls{packed} runs them;
-# 5: the input held by IREE, the products left there.
-METHOD = 5
-WORKGROUPS = 2  # blocks of columns per library matmul: one per IREE worker on 2 cores
+# 5: the input held by IREE, the products left there;
+# 6: one workgroup per library matmul, split among the plugin's own threads; IREE's kernel on one thread too.
+METHOD = 6
+# What is timed (see measure): the benchmark function and the IREE driver. IREE's kernel
+# on its task workers and on the calling thread alone (where a model runs on local-sync);
+# the library on the calling thread, whose calls split among the plugin's own threads.
+VARIANTS = {"iree": ("iree", "local-task"), "iree one thread": ("iree", "local-sync"),
+            "library": ("library", "local-sync")}
 
 
 def option(options: dict) -> str:
@@ -118,22 +123,24 @@ def attention_on_library(options: dict) -> bool:
     return option(options) != "off" and matmul_library.buildable()
 
 
-def choose(module: ir.Operation, options: dict) -> dict:
-    """{"library": shapes, "iree": shapes, "why": ...}: where each matmul of `module` runs.
-    A quantized row (`MxKxNxq8`) runs on the library unmeasured: it is one only where
-    `quantized_rows_whole` holds, and IREE's kernel would run its steps as separate
-    dispatches with a host wait at each (passes/quantize_int8.py)."""
+def choose(module: ir.Operation, options: dict, alone: bool = False) -> dict:
+    """{"library": shapes, "iree": shapes, "why": ...}: where each matmul of `module` runs;
+    `alone`: IREE's code runs on the calling thread (local-sync), so the library is
+    measured against IREE's kernel on one thread. A quantized row (`MxKxNxq8`) runs on
+    the library unmeasured: it is one only where `quantized_rows_whole` holds, and IREE's
+    kernel would run its steps as separate dispatches with a host wait at each
+    (passes/quantize_int8.py)."""
     shapes = list(dict.fromkeys(eligible_shapes(module)))
     whole = [s for s in shapes if library_matmuls.parse_key(s)[3] == library_matmuls.QUANTIZED]
     if whole:
-        rest = choose_measured([s for s in shapes if s not in whole], options)
+        rest = choose_measured([s for s in shapes if s not in whole], options, alone)
         return {**rest, "library": whole + rest["library"],
                 "why": f"{rest['why']}; quantized rows whole, unmeasured" if rest["iree"] or rest["library"]
                 else "quantized rows whole, unmeasured"}
-    return choose_measured(shapes, options)
+    return choose_measured(shapes, options, alone)
 
 
-def choose_measured(shapes: list[str], options: dict) -> dict:
+def choose_measured(shapes: list[str], options: dict, alone: bool = False) -> dict:
     """`choose` for shapes that either kernel can run: measured, unless the option decides."""
     if not matmul_library.exact_int8():  # int8 stays on IREE's exact kernel
         shapes = [s for s in shapes if library_matmuls.parse_key(s)[3] != "i8"]
@@ -156,9 +163,16 @@ def choose_measured(shapes: list[str], options: dict) -> dict:
     except matmul_library.MissingPlugin:  # this process made IREE's CPU driver before mlc could hand it the plugin
         return {"library": [], "iree": shapes, "why": "unavailable: IREE's CPU driver in this process lacks the plugin"}
     measured = {s: timed[timed_as(s)] for s in large}
-    library = [s for s in large if measured[s]["library ms"] < MARGIN * measured[s]["iree ms"]]
-    return {"library": library, "iree": [s for s in shapes if s not in library], "why": "measured on this CPU",
-            "measured": measured}
+    rival = "iree one thread ms" if alone else "iree ms"
+    library = [s for s in large if measured[s]["library ms"] < MARGIN * measured[s][rival]]
+    return {"library": library, "iree": [s for s in shapes if s not in library],
+            "why": f"measured on this CPU{' (IREE on the calling thread)' if alone else ''}", "measured": measured}
+
+
+def library_flops(module: ir.Operation, library: list[str]) -> float:
+    """The work of `module`'s matmuls whose shapes are in `library` (each occurrence)."""
+    chosen = set(library)
+    return sum(flops(s) for s in eligible_shapes(module) if s in chosen)
 
 
 def timed_as(shape: str) -> str:
@@ -276,7 +290,7 @@ def _product(variant: str, a: ir.Value, b: ir.Value, c_type: ir.RankedTensorType
     """a @ b on the library, or on IREE's kernel as mlc's executables run it there."""
     if variant == "library":
         packed = a.type.shape[0] > 1  # as mlc-library-matmuls{packed} runs it
-        return library_matmuls.library_region(a, b, WORKGROUPS,
+        return library_matmuls.library_region(a, b,
                                               fingerprint=library_matmuls.weight_fingerprint(b) if packed else None)
     if narrow:
         return _zero_product(a, b, c_type)
@@ -301,6 +315,21 @@ def _check(shape: str, kernel: str, result, expected: np.ndarray) -> None:
                            f"max |error| {float(np.abs(got - expected).max()):.3g}")
 
 
+def _stacked_input(rng: np.random.Generator, shape: str) -> np.ndarray:
+    """The input of `shape`'s benchmark functions: one block of rows per copy."""
+    m, k, _, operands = library_matmuls.parse_key(shape)
+    return _input(rng, copies(shape) * m, k, operands)
+
+
+def _exact_products(shape: str, a: np.ndarray) -> list[np.ndarray]:
+    """Each copy's rows of `a` times its weight, in f64 (which holds every int8 sum and
+    bf16 product exactly)."""
+    m, k, n, operands = library_matmuls.parse_key(shape)
+    exact = a.astype(np.float64)
+    return [exact[copy * m:(copy + 1) * m] @ _varied_values(k, n, operands, copy).astype(np.float64)
+            for copy in range(copies(shape))]
+
+
 def measure(shapes: list[str]) -> dict:
     """Times each shape on IREE's kernel and on the library, per product (a call makes one
     on each copy of the weight): the fastest of interleaved rounds. Other work on the machine only adds time, and the choice is kept on disk: a
@@ -308,33 +337,38 @@ def measure(shapes: list[str]) -> dict:
     library (6.0 against IREE's 7.0 ms, where IREE takes 1 ms on an idle EPYC)."""
     from . import iree as iree_backend
 
+    # The exact products first: numpy's BLAS threads spin for about 0.1 s after each, and
+    # timings taken meanwhile lost a CPU to them (512x256x256 on the library: 0.40 ms, 0.31
+    # with numpy on one thread); compiling outlasts the spin.
+    rng = np.random.default_rng(1)
+    inputs = {shape: _stacked_input(rng, shape) for shape in shapes}
+    expected = {shape: _exact_products(shape, inputs[shape]) for shape in shapes}
     module = benchmark_module(shapes)
     vmfb = iree_backend.compile_to_vmfb(module.operation, iree_backend.LLVM_CPU, iree_backend.DATA_TILING_FLAGS)
-    functions = iree_backend.load_functions(vmfb, "local-task")
-    rng = np.random.default_rng(1)
+    # Each kernel on the driver that runs it best: IREE's on its task workers, the
+    # library's on the calling thread, whose calls split among the plugin's own threads
+    # (models whose IREE code is small run on local-sync: iree.cpu_runtime_driver).
+    functions = {driver: iree_backend.load_functions(vmfb, driver) for driver in {d for _, d in VARIANTS.values()}}
     results = {}
     for i, shape in enumerate(shapes):
-        m, k, n, operands = library_matmuls.parse_key(shape)
-        count = copies(shape)
-        a = _input(rng, count * m, k, operands)
-        kernels = {name: functions[f"{name}_{i}"] for name in ("iree", "library")}
-        exact = a.astype(np.float64)  # f64 holds every int8 sum and bf16 product exactly
+        a, count = inputs[shape], copies(shape)
+        kernels = {name: functions[driver][f"{function}_{i}"] for name, (function, driver) in VARIANTS.items()}
         for name, kernel in kernels.items():
             products = kernel(a)
-            for copy, product in enumerate(products if count > 1 else [products]):
-                expected = exact[copy * m:(copy + 1) * m] @ _varied_values(k, n, operands, copy).astype(np.float64)
-                _check(shape, name, product, expected)
+            for product, exact in zip(products if count > 1 else [products], expected[shape]):
+                _check(shape, name, product, exact)
         # Timed on the input where IREE holds it, without reading the products back (a call
         # returns when its work is done): copying a 197x3072 input in at each call added
         # about 1 ms to both kernels, and its noise hid a 1.5x difference between them.
-        held = iree.runtime.asdevicearray(iree.runtime.get_device("local-task"), a)
+        held = {name: iree.runtime.asdevicearray(iree.runtime.get_device(driver), a)
+                for name, (_, driver) in VARIANTS.items()}
         times = {name: [] for name in kernels}
         for _ in range(ROUNDS):
             for name, kernel in kernels.items():
-                kernel(held)  # the first call after the other kernel's pays for cold caches
+                kernel(held[name])  # the first call after the other kernel's pays for cold caches
                 start = time.perf_counter()
                 for _ in range(CALLS):
-                    kernel(held)
+                    kernel(held[name])
                 times[name].append((time.perf_counter() - start) / CALLS / count)
         results[shape] = {f"{name} ms": round(min(t) * 1e3, 4) for name, t in times.items()}
     return results

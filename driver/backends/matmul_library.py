@@ -32,7 +32,7 @@ from ..executable_cache import ExecutableCache, cpu_fields
 
 NATIVE = Path(__file__).parent / "native"
 SOURCES = (NATIVE / "mlc_matmul.c", NATIVE / "gemv_bf16.h", NATIVE / "gemv_s8_vnni.h", NATIVE / "mlc_attention.h",
-           NATIVE / "vector_math.h", NATIVE / "iree_executable_plugin.h")
+           NATIVE / "team.h", NATIVE / "vector_math.h", NATIVE / "iree_executable_plugin.h")
 MKL_LIBRARIES = ("mkl_intel_lp64", "mkl_sequential", "mkl_core")
 PLUGIN_FLAG = "--executable_plugin"
 
@@ -186,10 +186,18 @@ BF16_ROW_KERNEL_COLUMNS = 8192
 
 
 def _bf16_kernel_suits(n: int) -> bool:
-    """Whether each workgroup's block of a single bf16 row's `n` columns is narrow enough."""
-    from .matmul_choice import WORKGROUPS
+    """Whether each thread's block of a single bf16 row's `n` columns is narrow enough."""
+    return column_blocks(n, plugin_threads())[0] <= BF16_ROW_KERNEL_COLUMNS
 
-    return column_blocks(n, WORKGROUPS)[0] <= BF16_ROW_KERNEL_COLUMNS
+
+def plugin_threads() -> int:
+    """The threads among which the plugin splits each call (native/team.h): the CPUs this
+    process may run on, or MLC_PLUGIN_THREADS."""
+    try:
+        wanted = int(os.environ.get("MLC_PLUGIN_THREADS", ""))
+    except ValueError:
+        wanted = 0
+    return wanted if wanted > 0 else len(os.sched_getaffinity(0))
 
 
 # MKL_ENABLE_INSTRUCTIONS levels without VNNI (AVX2_E1 and AVX512_E1 add it).

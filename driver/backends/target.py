@@ -38,7 +38,8 @@ class Target:
     # Whether, given the options, attention runs on mlc's matmul plugin (mlc-form-attention{library})
     attention_on_library: Callable[[Mapping], bool] | None = None
     # Passes of its own on the lowered module, chosen from it and the target options, and
-    # what to report of the choice: (linalg module, options, weights inside the executable)
+    # what to report of the choice (its `runtime_driver`, where it decides the driver):
+    # (linalg module, options, weights inside the executable, the model's matmul FLOPs)
     # -> (pipeline elements, Report fields)
     target_passes: Callable[..., tuple[list[str], dict]] | None = None
     flags: tuple[str, ...] = ()  # iree-compile's flags for it (IREE targets)
@@ -95,13 +96,14 @@ class BoundTarget:
     def compile(self, module, cache=None) -> bytes:
         return self.target.compile(module, dict(self.options), cache)
 
-    def passes(self, module, weights_inside: bool = True) -> tuple[list[str], dict]:
+    def passes(self, module, weights_inside: bool = True, flops: float | None = None) -> tuple[list[str], dict]:
         """The target's own passes on the lowered module, and what to report of them.
         `weights_inside`: the module's weights stay in the executable (no parameter
-        archive, whose values could change after compiling)."""
+        archive, whose values could change after compiling); `flops`: the model's matmul
+        and convolution work (None: unknown)."""
         if self.target.target_passes is None:
             return [], {}
-        return self.target.target_passes(module, dict(self.options), weights_inside)
+        return self.target.target_passes(module, dict(self.options), weights_inside, flops)
 
     def driver_for(self, flops: float | None) -> str | None:
         """The runtime driver that runs a model of `flops` best (IREE targets)."""

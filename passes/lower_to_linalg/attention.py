@@ -1,10 +1,10 @@
 """mlc.attention -> one call of mlc's matmul plugin per head (`library`), or its steps.
 
-On the library, a dispatch region runs one workgroup per head (the product of the
-batch dimensions). Each calls the plugin's `mlc_attention` with query, key, value and
+On the library, a dispatch region of one workgroup calls the plugin's `mlc_attention`
+once for all heads (the product of the batch dimensions), with query, key, value and
 mask as vectors of their elements, the strides that read them (dense operands, or the
-op's `views`: mlc-attention-views), and its own rows of the result: the plugin computes the head's scores with
-MKL, adds the mask, takes the softmax of each row and multiplies by the value, while
+op's `views`: mlc-attention-views), and the result's rows; the plugin shares the heads
+among its own threads and computes each head's scores with MKL, adds the mask, takes the softmax of each row and multiplies by the value, while
 the scores sit in cache (driver/backends/native/mlc_attention.h).
 
 Without `library` (an mlc.attention written by hand, or for a target without the
@@ -16,12 +16,12 @@ import math
 import struct
 
 from torch_mlir import ir
-from torch_mlir.dialects import arith, tensor
+from torch_mlir.dialects import arith
 
 from ...dialects import compute_ops as compute
 from ...dialects import elementwise_ops, iree_flow, normalization_ops, reduction_ops, shape_ops
 from ...dialects.compute_ops import dense_view, mask_strides
-from ...dialects.op_base import DYNAMIC, bool_attr, float_attr, i64_array
+from ...dialects.op_base import bool_attr, float_attr, i64_array
 from ..op_registry import LOWERINGS, lowers
 from .builders import collapse, empty, expand
 
@@ -65,19 +65,13 @@ def _on_library(op) -> ir.Value:
     flags = (HAS_MASK if _has_mask(mask) else 0) | (ZERO_MASKED_ROWS if bool_attr(op, "zero_masked_rows") else 0)
     index, f32 = ir.IndexType.get(), query.type.element_type
     inputs = [_vector(query), _vector(key), _vector(value), _vector(mask)]
-    destination = empty([heads * m, dv], f32)
-    region, body = iree_flow.distributed_region(destination.type, arith.constant(index, heads))
+    region, body = iree_flow.distributed_region(ir.RankedTensorType.get([heads * m, dv], f32), arith.constant(index, 1))
     with ir.InsertionPoint(body):
-        head = iree_flow.workgroup_id(0)
-        first_row = arith.muli(head, arith.constant(index, m))
-        rows_type = ir.RankedTensorType.get([m, dv], f32)
-        output = tensor.extract_slice(rows_type, destination, [first_row], [], [], [DYNAMIC, 0], [m, dv], [1, 1])
-        scalars = [head, m, n, d, dv, *mask_strides(mask.type.shape, [*batch, m, n]), *_operand_views(op),
+        destination = empty([heads * m, dv], f32)  # inside: IREE writes it to the result's binding
+        scalars = [heads, m, n, d, dv, *mask_strides(mask.type.shape, [*batch, m, n]), *_operand_views(op),
                    _bits(float_attr(op, "scale")), flags]
-        scalars = [s if isinstance(s, ir.Value) else arith.constant(index, s) for s in scalars]
-        result = iree_flow.ukernel_call(FUNCTION, inputs, output, scalars)
-        iree_flow.flow_return(tensor.insert_slice(result, destination, [first_row], [], [], [DYNAMIC, 0], [m, dv],
-                                                  [1, 1]))
+        scalars = [arith.constant(index, s) for s in scalars]
+        iree_flow.flow_return(iree_flow.ukernel_call(FUNCTION, inputs, destination, scalars))
     return expand(region.results[0], [*batch, m, dv], [list(range(len(batch) + 1)), [len(batch) + 1]]) if batch \
         else region.results[0]
 

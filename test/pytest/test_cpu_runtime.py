@@ -8,6 +8,7 @@ from torch import nn
 import mlc
 import models  # examples/models.py, on the path through conftest.py
 from mlc.driver.backends import iree as iree_backend
+from mlc.driver.backends import matmul_library
 
 pytestmark = pytest.mark.slow
 
@@ -31,13 +32,34 @@ def test_small_models_run_on_the_calling_thread():
     assert compiled.report["runtime driver"] == "local-sync"
     big = models.MLP(512, 2048, 512).eval()
     y = torch.randn(64, 512)
-    compiled_big = mlc.compile(big, (y,))
+    compiled_big = mlc.compile(big, (y,), target_options={"matmul-library": False})
     assert compiled_big.report["runtime driver"] == "local-task"
     forced = mlc.compile(small, (x,), target_options={"driver": "local-task"})
     assert forced.report["runtime driver"] == "local-task"
     with torch.no_grad():
         for model, args, result in ((small, (x,), compiled), (big, (y,), compiled_big), (small, (x,), forced)):
             torch.testing.assert_close(result(*args), model(*args), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.iree
+@pytest.mark.skipif(not matmul_library.available()[0], reason="mlc's matmul plugin cannot be built here")
+def test_work_on_the_library_does_not_count_for_the_driver():
+    """The library's calls split among the plugin's own threads on either driver, so a
+    model whose matmuls all run there leaves IREE's code too little for its workers, and
+    runs on the calling thread; the plan then weighs the library against IREE's kernel on
+    one thread. A convolution the library cannot take keeps the workers."""
+    torch.manual_seed(0)
+    big, y = models.MLP(512, 2048, 512).eval(), torch.randn(64, 512)
+    on_library = mlc.compile(big, (y,), target_options={"matmul-library": True})
+    assert on_library.report["matmul library"]["library"] == ["64x512x2048", "64x2048x512"]
+    assert on_library.report["runtime driver"] == "local-sync"
+    convolutions = nn.Sequential(nn.Conv2d(64, 64, 3, padding=1), nn.ReLU(), nn.Conv2d(64, 64, 3, padding=1)).eval()
+    z = torch.randn(2, 64, 32, 32)  # 2 x 151 MFLOP, on IREE's code
+    wide = mlc.compile(convolutions, (z,), target_options={"matmul-library": True})
+    assert wide.report["runtime driver"] == "local-task"
+    with torch.no_grad():
+        torch.testing.assert_close(on_library(y), big(y), rtol=1e-4, atol=1e-4)
+        torch.testing.assert_close(wide(z), convolutions(z), rtol=1e-4, atol=1e-4)
 
 
 def test_cpu_options_are_checked():

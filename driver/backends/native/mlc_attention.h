@@ -1,7 +1,8 @@
-/* mlc_attention: one head of softmax(q k^T * scale + mask) v, for mlc.attention on the
+/* mlc_attention: softmax(q k^T * scale + mask) v of each head, for mlc.attention on the
  * library (passes/lower_to_linalg/attention.py). Included by mlc_matmul.c.
  *
- * Each workgroup of the dispatch calls it for one head: MKL computes the scores
+ * The dispatch calls it once for all its heads, which it shares among the plugin's
+ * threads (team.h). For each head, MKL computes the scores
  * [M, N] into a buffer of the thread's own, the mask is added and each row's softmax
  * taken there, and MKL multiplies them by the value. The scores never leave the cache,
  * where as steps they went through memory three times (four dispatches).
@@ -31,7 +32,7 @@ typedef struct {
   size_t mask_offset, mask_stride;
   float* out;
   size_t out_offset, out_stride;
-  size_t head, m, n, d, dv;
+  size_t heads, m, n, d, dv;
   size_t mask_heads, mask_outer_stride, mask_head_stride, mask_row_stride, mask_column_stride;
   mlc_attention_view_t views[3]; /* query, key, value */
   size_t scale_bits, flags;
@@ -95,15 +96,13 @@ static float* attention_scores(size_t count) {
   return scores;
 }
 
-static int mlc_attention(void* params_ptr, void* context, void* reserved) {
-  (void)context;
-  (void)reserved;
-  const mlc_attention_params_t* p = (const mlc_attention_params_t*)params_ptr;
-  const size_t m = p->m, n = p->n, head = p->head;
+/* Head `head` of the call: its rows of the output are head * m onwards. */
+static int attention_head(const mlc_attention_params_t* p, size_t head) {
+  const size_t m = p->m, n = p->n;
   float scale;
   const uint32_t scale_bits = (uint32_t)p->scale_bits;
   memcpy(&scale, &scale_bits, sizeof scale);
-  float* out = p->out + p->out_offset;
+  float* out = p->out + p->out_offset + head * m * p->out_stride;
   if (m == 0 || p->dv == 0) return 0;
   float* scores = attention_scores(m * n);
   if (!scores) return 1;
@@ -140,4 +139,25 @@ static int mlc_attention(void* params_ptr, void* context, void* reserved) {
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (MKL_INT)m, (MKL_INT)p->dv, (MKL_INT)n, 1.0f, scores,
               (MKL_INT)n, v, (MKL_INT)p->views[2].row_stride, 0.0f, out, (MKL_INT)p->out_stride);
   return 0;
+}
+
+typedef struct {
+  const mlc_attention_params_t* params;
+  _Atomic int failed;
+} attention_job_t;
+
+/* Part `part` is head `part`. */
+static void attention_part(void* job_ptr, size_t part, size_t parts) {
+  (void)parts;
+  attention_job_t* job = (attention_job_t*)job_ptr;
+  if (attention_head(job->params, part)) atomic_store(&job->failed, 1);
+}
+
+/* All heads of an mlc.attention, shared among the plugin's threads (team.h). */
+static int mlc_attention(void* params_ptr, void* context, void* reserved) {
+  (void)context;
+  (void)reserved;
+  attention_job_t job = {(const mlc_attention_params_t*)params_ptr, 0};
+  team_run(attention_part, &job, job.params->heads);
+  return atomic_load(&job.failed);
 }

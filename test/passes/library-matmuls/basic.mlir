@@ -2,9 +2,10 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-fuse, mlc-lower-to-linalg{keep-fusion-groups=true}, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=64x32x32,8x32x16})' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 
 /// A chosen matmul leaves its group for a dispatch region of its own, before the
-/// group: two workgroups (the count region returns the workload), each calling the
-/// plugin's mlc_sgemm on all of A and its block of 16 columns of B and C. The group
-/// keeps its epilogue and reads the product.
+/// group: one workgroup (the count region returns the workload, 1), which creates the
+/// result in the region and calls the plugin's mlc_sgemm on all of A, B and C, with
+/// M, N and K; the plugin splits the columns among its own threads. The group keeps
+/// its epilogue and reads the product.
 
 // STATS: 'mlc-library-matmuls'
 // STATS-DAG: (2) matmuls on the library
@@ -13,24 +14,19 @@
 
 // CHECK-LABEL: func.func @linear_relu
 // CHECK-SAME:    (%[[X:.*]]: tensor<64x32xf32>, %[[W:.*]]: tensor<32x32xf32>, %[[B:.*]]: tensor<32xf32>)
-// CHECK:       %[[DEST:.*]] = tensor.empty() : tensor<64x32xf32>
-// CHECK:       %[[TWO:.*]] = arith.constant 2 : index
-// CHECK:       %[[PRODUCT:.*]] = "flow.dispatch.region"(%[[TWO]]) ({
-// CHECK:         %[[ID:.*]] = "flow.dispatch.workgroup.id"() {dimension = 0 : index} : () -> index
-// CHECK:         %[[COLUMNS:.*]] = arith.constant 16 : index
-// CHECK:         %[[OFFSET:.*]] = arith.muli %[[ID]], %[[COLUMNS]] : index
-// CHECK:         %[[SIZE:.*]] = arith.minsi
-// CHECK:         %[[WB:.*]] = tensor.extract_slice %[[W]][0, %[[OFFSET]]] [32, %[[SIZE]]] [1, 1] : tensor<32x32xf32> to tensor<32x?xf32>
-// CHECK:         %[[C:.*]] = tensor.extract_slice %[[DEST]][0, %[[OFFSET]]] [64, %[[SIZE]]] [1, 1] : tensor<64x32xf32> to tensor<64x?xf32>
-// CHECK:         %[[M:.*]] = arith.constant 64 : index
-// CHECK:         %[[CALL:.*]] = "iree_codegen.ukernel.generic"(%[[X]], %[[WB]], %[[C]], %[[M]], %[[SIZE]], %{{.*}}) {operandSegmentSizes = array<i32: 2, 1, 3>, strided_dims = {{\[\[}}0], [0], [0]], u_kernel_fn_name = "mlc_sgemm"}
-// CHECK:         %[[BLOCK:.*]] = tensor.insert_slice %[[CALL]] into %[[DEST]][0, %[[OFFSET]]] [64, %[[SIZE]]] [1, 1]
-// CHECK:         "flow.return"(%[[BLOCK]]) : (tensor<64x32xf32>) -> ()
-// CHECK:       }, {
-// CHECK:       ^bb0(%[[WORKLOAD:.*]]: index):
-// CHECK:         %[[ONE:.*]] = arith.constant 1 : index
-// CHECK:         "flow.return"(%[[WORKLOAD]], %[[ONE]], %[[ONE]]) : (index, index, index) -> ()
-// CHECK:       }) {operandSegmentSizes = array<i32: 0, 1>} : (index) -> tensor<64x32xf32>
+// CHECK:       %[[WORKGROUPS:.*]] = arith.constant 1 : index
+// CHECK-NEXT:  %[[PRODUCT:.*]] = "flow.dispatch.region"(%[[WORKGROUPS]]) ({
+// CHECK-NEXT:    %[[DEST:.*]] = tensor.empty() : tensor<64x32xf32>
+// CHECK-NEXT:    %[[M:.*]] = arith.constant 64 : index
+// CHECK-NEXT:    %[[N:.*]] = arith.constant 32 : index
+// CHECK-NEXT:    %[[K:.*]] = arith.constant 32 : index
+// CHECK-NEXT:    %[[CALL:.*]] = "iree_codegen.ukernel.generic"(%[[X]], %[[W]], %[[DEST]], %[[M]], %[[N]], %[[K]]) {operandSegmentSizes = array<i32: 2, 1, 3>, strided_dims = {{\[\[}}0], [0], [0]], u_kernel_fn_name = "mlc_sgemm"} : (tensor<64x32xf32>, tensor<32x32xf32>, tensor<64x32xf32>, index, index, index) -> tensor<64x32xf32>
+// CHECK-NEXT:    "flow.return"(%[[CALL]]) : (tensor<64x32xf32>) -> ()
+// CHECK-NEXT:  }, {
+// CHECK-NEXT:  ^bb0(%[[WORKLOAD:.*]]: index):
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    "flow.return"(%[[WORKLOAD]], %[[ONE]], %[[ONE]]) : (index, index, index) -> ()
+// CHECK-NEXT:  }) {operandSegmentSizes = array<i32: 0, 1>} : (index) -> tensor<64x32xf32>
 // CHECK:       %[[GROUP:.*]] = "flow.dispatch.region"() ({
 // CHECK-NOT:     linalg.matmul
 // CHECK-NOT:     linalg.fill
@@ -50,7 +46,8 @@ func.func @linear_relu(%x: tensor<64x32xf32>, %w: tensor<32x32xf32>, %b: tensor<
 
 // CHECK-LABEL: func.func @matmul_alone
 // CHECK:       %[[PRODUCT:.*]] = "flow.dispatch.region"(%{{.*}}) ({
-// CHECK:         "iree_codegen.ukernel.generic"
+// CHECK:         %[[CALL:.*]] = "iree_codegen.ukernel.generic"
+// CHECK-NEXT:    "flow.return"(%[[CALL]])
 // CHECK-NOT:   "flow.dispatch.region"
 // CHECK:       return %[[PRODUCT]]
 func.func @matmul_alone(%x: tensor<8x32xf32>, %w: tensor<32x16xf32>) -> tensor<8x16xf32> {
@@ -61,13 +58,15 @@ func.func @matmul_alone(%x: tensor<8x32xf32>, %w: tensor<32x16xf32>) -> tensor<8
 // -----
 
 /// A batch folded into the rows ([2, 3, 32] x [32, 16]: one 6x32x16 matmul) takes the
-/// library too; the expand back to 3-D stays in the group. One block of 16 columns is
-/// the whole matrix: no slices.
+/// library too (M = 6); the expand back to 3-D stays in the group.
 
 // CHECK-LABEL: func.func @batched_rows
-// CHECK:       tensor.collapse_shape
+// CHECK:       %[[ROWS:.*]] = tensor.collapse_shape
 // CHECK:       "flow.dispatch.region"
-// CHECK:         "iree_codegen.ukernel.generic"{{.*}} : (tensor<6x32xf32>, tensor<32x16xf32>, tensor<6x16xf32>, index, index, index) -> tensor<6x16xf32>
+// CHECK:         %[[M:.*]] = arith.constant 6 : index
+// CHECK-NEXT:    %[[N:.*]] = arith.constant 16 : index
+// CHECK-NEXT:    %[[K:.*]] = arith.constant 32 : index
+// CHECK-NEXT:    "iree_codegen.ukernel.generic"(%[[ROWS]], %{{.*}}, %{{.*}}, %[[M]], %[[N]], %[[K]]){{.*}} : (tensor<6x32xf32>, tensor<32x16xf32>, tensor<6x16xf32>, index, index, index) -> tensor<6x16xf32>
 // CHECK:       tensor.expand_shape
 func.func @batched_rows(%x: tensor<2x3x32xf32>, %w: tensor<32x16xf32>) -> tensor<2x3x16xf32> {
   %0 = "mlc.matmul"(%x, %w) : (tensor<2x3x32xf32>, tensor<32x16xf32>) -> tensor<2x3x16xf32>
@@ -85,8 +84,8 @@ func.func @batched_rows(%x: tensor<2x3x32xf32>, %w: tensor<32x16xf32>) -> tensor
 // CHECK-SAME:    (%[[X:.*]]: tensor<8x32xbf16>, %[[W:.*]]: tensor<32x32xbf16>)
 // CHECK-NOT:   linalg.fill
 // CHECK:       %[[PRODUCT:.*]] = "flow.dispatch.region"(%{{.*}}) ({
-// CHECK:         tensor.extract_slice %[[W]]{{.*}} : tensor<32x32xbf16> to tensor<32x?xbf16>
-// CHECK:         "iree_codegen.ukernel.generic"(%[[X]], {{.*}} u_kernel_fn_name = "mlc_gemm_bf16"} : (tensor<8x32xbf16>, tensor<32x?xbf16>, tensor<8x?xf32>, index, index, index) -> tensor<8x?xf32>
+// CHECK-NEXT:    %[[DEST:.*]] = tensor.empty() : tensor<8x32xf32>
+// CHECK:         "iree_codegen.ukernel.generic"(%[[X]], %[[W]], %[[DEST]], {{.*}} u_kernel_fn_name = "mlc_gemm_bf16"} : (tensor<8x32xbf16>, tensor<32x32xbf16>, tensor<8x32xf32>, index, index, index) -> tensor<8x32xf32>
 // CHECK-NOT:   linalg.matmul
 // CHECK:       return %[[PRODUCT]]
 func.func @bf16_outside_groups(%x: tensor<8x32xbf16>, %w: tensor<32x32xbf16>) -> tensor<8x32xf32> {
@@ -105,7 +104,8 @@ func.func @bf16_outside_groups(%x: tensor<8x32xbf16>, %w: tensor<32x32xbf16>) ->
 // CHECK-LABEL: func.func @int8_outside_groups
 // CHECK-NOT:   linalg.fill
 // CHECK:       %[[PRODUCT:.*]] = "flow.dispatch.region"(%{{.*}}) ({
-// CHECK:         "iree_codegen.ukernel.generic"{{.*}} u_kernel_fn_name = "mlc_gemm_s8"} : (tensor<8x32xi8>, tensor<32x?xi8>, tensor<8x?xi32>, index, index, index) -> tensor<8x?xi32>
+// CHECK-NEXT:    %[[DEST:.*]] = tensor.empty() : tensor<8x32xi32>
+// CHECK:         "iree_codegen.ukernel.generic"(%{{.*}}, %{{.*}}, %[[DEST]], {{.*}} u_kernel_fn_name = "mlc_gemm_s8"} : (tensor<8x32xi8>, tensor<32x32xi8>, tensor<8x32xi32>, index, index, index) -> tensor<8x32xi32>
 // CHECK-NOT:   linalg.matmul
 // CHECK:       return %[[PRODUCT]]
 func.func @int8_outside_groups(%x: tensor<8x32xi8>, %w: tensor<32x32xi8>) -> tensor<8x32xi32> {

@@ -3,9 +3,10 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all})' | FileCheck %s --check-prefix=UNPACKED
 
 /// With `packed`, a matmul by a constant f32 weight calls the plugin's mlc_sgemm_packed,
-/// which packs each block of the weight once, at its first call, and keeps it under a
-/// key: the fingerprint of the weight's values (computed here) plus the block's number.
-/// A weight that is not a constant goes to mlc_sgemm, which MKL packs at every call.
+/// once (one workgroup), passing the fingerprint of the weight's values (computed here)
+/// after M, N and K: the plugin splits the columns among its own threads, packs each of
+/// its blocks once, at its first call, and keeps it under that key plus the block's
+/// number. A weight that is not a constant goes to mlc_sgemm, which MKL packs at every call.
 
 // STATS: 'mlc-library-matmuls'
 // STATS-DAG: (1) weights packed once
@@ -13,10 +14,17 @@
 // STATS-DAG: (2) matmuls on the library
 
 // CHECK-LABEL: func.func @constant_weight
-// CHECK:       "flow.dispatch.region"
-// CHECK:         %[[ID:.*]] = "flow.dispatch.workgroup.id"() {dimension = 0 : index} : () -> index
-// CHECK:         %[[KEY:.*]] = arith.addi %c{{[0-9]+}}, %[[ID]] : index
-// CHECK:         "iree_codegen.ukernel.generic"({{.*}}, %[[KEY]]) {operandSegmentSizes = array<i32: 2, 1, 4>{{.*}} u_kernel_fn_name = "mlc_sgemm_packed"}
+// CHECK-SAME:    (%[[X:.*]]: tensor<4x8xf32>)
+// CHECK:       %[[WEIGHT:.*]] = arith.constant dense<
+// CHECK:       %[[WORKGROUPS:.*]] = arith.constant 1 : index
+// CHECK-NEXT:  "flow.dispatch.region"(%[[WORKGROUPS]]) ({
+// CHECK-NEXT:    %[[DEST:.*]] = tensor.empty() : tensor<4x32xf32>
+// CHECK-NEXT:    %[[M:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    %[[N:.*]] = arith.constant 32 : index
+// CHECK-NEXT:    %[[K:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    %[[KEY:.*]] = arith.constant {{[1-9][0-9]+}} : index
+// CHECK-NEXT:    %[[CALL:.*]] = "iree_codegen.ukernel.generic"(%[[X]], %[[WEIGHT]], %[[DEST]], %[[M]], %[[N]], %[[K]], %[[KEY]]) {operandSegmentSizes = array<i32: 2, 1, 4>{{.*}} u_kernel_fn_name = "mlc_sgemm_packed"}
+// CHECK-NEXT:    "flow.return"(%[[CALL]]) : (tensor<4x32xf32>) -> ()
 // UNPACKED-LABEL: func.func @constant_weight
 // UNPACKED:       u_kernel_fn_name = "mlc_sgemm"}
 func.func @constant_weight(%x: tensor<4x8xf32>) -> tensor<4x32xf32> {

@@ -1,19 +1,20 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg)' | FileCheck %s
 
-/// mlc.attention with `library` becomes a dispatch region of one workgroup per head
-/// (the product of the batch dimensions), each calling the plugin's mlc_attention on
-/// query, key, value and mask as vectors of their elements, and its own M rows of the
-/// result; the 27 index scalars are the head, M, N, D, Dv, the mask's strides (heads
-/// per outer index, outer, head, row, column), the views of query, key and value
-/// (offset, heads per outer index, outer, head and row strides: dense operands here;
-/// mlc-attention-views sets others), the scale's f32 bits and the flags (1: a mask,
-/// 2: zero fully masked rows). Without `library` the op becomes its steps: batched
-/// matmuls around the scale, the mask and a softmax.
+/// mlc.attention with `library` becomes a dispatch region of one workgroup, which
+/// calls the plugin's mlc_attention once for all heads (the product of the batch
+/// dimensions) on query, key, value and mask as vectors of their elements, and all
+/// rows of the result (created in the region); the plugin shares the heads among its
+/// own threads. The 27 index scalars are the number of heads, M, N, D, Dv, the mask's
+/// strides (heads per outer index, outer, head, row, column), the views of query, key
+/// and value (offset, heads per outer index, outer, head and row strides: dense
+/// operands here; mlc-attention-views sets others), the scale's f32 bits and the flags
+/// (1: a mask, 2: zero fully masked rows). Without `library` the op becomes its steps:
+/// batched matmuls around the scale, the mask and a softmax.
 
 /// Scores [2, 3, 8, 10] and a mask [2, 1, 8, 10]: 6 heads in runs of 3 that share a
 /// mask of 80 elements (heads per outer index 3, outer stride 80, head stride 0), rows
 /// of 10; a dense query [6 heads, 8, 16] is read at head * 128, rows 16 apart; scale
-/// 0.125 is 0x3E000000 = 1040187392; flags 1 (a mask).
+/// 0.125 is 0x3E000000 = 1040187392; flags 1 (a mask). The call writes all 6 * 8 rows.
 
 // CHECK-LABEL: func.func @on_library
 // CHECK-SAME:    (%[[Q:.*]]: tensor<2x3x8x16xf32>, %[[K:.*]]: tensor<2x3x10x16xf32>, %[[V:.*]]: tensor<2x3x10x32xf32>, %[[MASK:.*]]: tensor<2x1x8x10xf32>)
@@ -22,13 +23,10 @@
 // CHECK-NEXT:  %[[K1:.*]] = tensor.collapse_shape %[[K]] {{\[}}[0, 1, 2, 3]] : tensor<2x3x10x16xf32> into tensor<960xf32>
 // CHECK-NEXT:  %[[V1:.*]] = tensor.collapse_shape %[[V]] {{\[}}[0, 1, 2, 3]] : tensor<2x3x10x32xf32> into tensor<1920xf32>
 // CHECK-NEXT:  %[[M1:.*]] = tensor.collapse_shape %[[MASK]] {{\[}}[0, 1, 2, 3]] : tensor<2x1x8x10xf32> into tensor<160xf32>
-// CHECK-NEXT:  %[[DEST:.*]] = tensor.empty() : tensor<48x32xf32>
-// CHECK-NEXT:  %[[HEADS:.*]] = arith.constant 6 : index
-// CHECK-NEXT:  %[[REGION:.*]] = "flow.dispatch.region"(%[[HEADS]]) ({
-// CHECK-NEXT:    %[[HEAD:.*]] = "flow.dispatch.workgroup.id"() {dimension = 0 : index} : () -> index
-// CHECK-NEXT:    %[[ROWS:.*]] = arith.constant 8 : index
-// CHECK-NEXT:    %[[FIRST:.*]] = arith.muli %[[HEAD]], %[[ROWS]] : index
-// CHECK-NEXT:    %[[OUT:.*]] = tensor.extract_slice %[[DEST]][%[[FIRST]], 0] [8, 32] [1, 1] : tensor<48x32xf32> to tensor<8x32xf32>
+// CHECK-NEXT:  %[[WORKGROUPS:.*]] = arith.constant 1 : index
+// CHECK-NEXT:  %[[REGION:.*]] = "flow.dispatch.region"(%[[WORKGROUPS]]) ({
+// CHECK-NEXT:    %[[DEST:.*]] = tensor.empty() : tensor<48x32xf32>
+// CHECK-NEXT:    %[[HEADS:.*]] = arith.constant 6 : index
 // CHECK-NEXT:    %[[M:.*]] = arith.constant 8 : index
 // CHECK-NEXT:    %[[N:.*]] = arith.constant 10 : index
 // CHECK-NEXT:    %[[D:.*]] = arith.constant 16 : index
@@ -43,14 +41,15 @@
 // CHECK-NEXT:    %[[Q_OUTER:.*]] = arith.constant 128 : index
 // CHECK-NEXT:    %[[Q_HEAD:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[Q_ROW:.*]] = arith.constant 16 : index
+// CHECK-NOT:     flow.dispatch.workgroup.id
+// CHECK-NOT:     tensor.extract_slice
 // CHECK:         %[[SCALE:.*]] = arith.constant 1040187392 : index
 // CHECK-NEXT:    %[[FLAGS:.*]] = arith.constant 1 : index
-// CHECK-NEXT:    %[[CALL:.*]] = "iree_codegen.ukernel.generic"(%[[Q1]], %[[K1]], %[[V1]], %[[M1]], %[[OUT]], %[[HEAD]], %[[M]], %[[N]], %[[D]], %[[DV]], %[[INNER]], %[[OUTER_STRIDE]], %[[HEAD_STRIDE]], %[[ROW_STRIDE]], %[[COLUMN_STRIDE]], %[[Q_OFFSET]], %[[Q_HEADS]], %[[Q_OUTER]], %[[Q_HEAD]], %[[Q_ROW]], {{.*}}, %[[SCALE]], %[[FLAGS]])
+// CHECK-NEXT:    %[[CALL:.*]] = "iree_codegen.ukernel.generic"(%[[Q1]], %[[K1]], %[[V1]], %[[M1]], %[[DEST]], %[[HEADS]], %[[M]], %[[N]], %[[D]], %[[DV]], %[[INNER]], %[[OUTER_STRIDE]], %[[HEAD_STRIDE]], %[[ROW_STRIDE]], %[[COLUMN_STRIDE]], %[[Q_OFFSET]], %[[Q_HEADS]], %[[Q_OUTER]], %[[Q_HEAD]], %[[Q_ROW]], {{.*}}, %[[SCALE]], %[[FLAGS]])
 // CHECK-SAME:      operandSegmentSizes = array<i32: 4, 1, 27>
 // CHECK-SAME:      u_kernel_fn_name = "mlc_attention"
-// CHECK-SAME:      : (tensor<768xf32>, tensor<960xf32>, tensor<1920xf32>, tensor<160xf32>, tensor<8x32xf32>, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index) -> tensor<8x32xf32>
-// CHECK-NEXT:    %[[BLOCK:.*]] = tensor.insert_slice %[[CALL]] into %[[DEST]][%[[FIRST]], 0] [8, 32] [1, 1] : tensor<8x32xf32> into tensor<48x32xf32>
-// CHECK-NEXT:    "flow.return"(%[[BLOCK]]) : (tensor<48x32xf32>) -> ()
+// CHECK-SAME:      : (tensor<768xf32>, tensor<960xf32>, tensor<1920xf32>, tensor<160xf32>, tensor<48x32xf32>, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index) -> tensor<48x32xf32>
+// CHECK-NEXT:    "flow.return"(%[[CALL]]) : (tensor<48x32xf32>) -> ()
 // CHECK-NEXT:  }, {
 // CHECK-NEXT:  ^bb0(%[[WORKLOAD:.*]]: index):
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
@@ -68,13 +67,16 @@ func.func @on_library(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x10x16xf32>, %v: t
 // -----
 
 /// No mask (the 0-d zero mlc-form-attention gives): the call gets it as a vector of
-/// one element, all mask strides 0, scale 1.0 (0x3F800000) and no flags.
+/// one element, all mask strides 0, scale 1.0 (0x3F800000) and no flags; 4 heads,
+/// all in the one call.
 
 // CHECK-LABEL: func.func @no_mask
 // CHECK:       %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<f32>
 // CHECK:       %[[ONE_ZERO:.*]] = tensor.expand_shape %[[ZERO]] [] output_shape [1] : tensor<f32> into tensor<1xf32>
-// CHECK:       "flow.dispatch.region"
-// CHECK:         %[[HEAD:.*]] = "flow.dispatch.workgroup.id"() {dimension = 0 : index} : () -> index
+// CHECK:       %[[WORKGROUPS:.*]] = arith.constant 1 : index
+// CHECK-NEXT:  "flow.dispatch.region"(%[[WORKGROUPS]]) ({
+// CHECK-NEXT:    %[[DEST:.*]] = tensor.empty() : tensor<32x32xf32>
+// CHECK-NEXT:    %[[HEADS:.*]] = arith.constant 4 : index
 // CHECK:         %[[INNER:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[OUTER_STRIDE:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[HEAD_STRIDE:.*]] = arith.constant 0 : index
@@ -82,10 +84,11 @@ func.func @on_library(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x10x16xf32>, %v: t
 // CHECK-NEXT:    %[[COLUMN_STRIDE:.*]] = arith.constant 0 : index
 // CHECK:         %[[SCALE:.*]] = arith.constant 1065353216 : index
 // CHECK-NEXT:    %[[FLAGS:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    "iree_codegen.ukernel.generic"(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE_ZERO]], %{{.*}}, %[[HEAD]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[INNER]], %[[OUTER_STRIDE]], %[[HEAD_STRIDE]], %[[ROW_STRIDE]], %[[COLUMN_STRIDE]], {{.*}}, %[[SCALE]], %[[FLAGS]])
+// CHECK-NEXT:    "iree_codegen.ukernel.generic"(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE_ZERO]], %[[DEST]], %[[HEADS]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[INNER]], %[[OUTER_STRIDE]], %[[HEAD_STRIDE]], %[[ROW_STRIDE]], %[[COLUMN_STRIDE]], {{.*}}, %[[SCALE]], %[[FLAGS]])
 // CHECK-SAME:      operandSegmentSizes = array<i32: 4, 1, 27>
 // CHECK-SAME:      u_kernel_fn_name = "mlc_attention"
-// CHECK-SAME:      : (tensor<512xf32>, tensor<640xf32>, tensor<1280xf32>, tensor<1xf32>, tensor<8x32xf32>,
+// CHECK-SAME:      : (tensor<512xf32>, tensor<640xf32>, tensor<1280xf32>, tensor<1xf32>, tensor<32x32xf32>,
+// CHECK-SAME:      -> tensor<32x32xf32>
 func.func @no_mask(%q: tensor<4x8x16xf32>, %k: tensor<4x10x16xf32>, %v: tensor<4x10x32xf32>) -> tensor<4x8x32xf32> {
   %zero = "mlc.constant"() {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
   %o = "mlc.attention"(%q, %k, %v, %zero) {library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<4x8x16xf32>, tensor<4x10x16xf32>, tensor<4x10x32xf32>, tensor<f32>) -> tensor<4x8x32xf32>
@@ -94,17 +97,20 @@ func.func @no_mask(%q: tensor<4x8x16xf32>, %k: tensor<4x10x16xf32>, %v: tensor<4
 
 // -----
 
-/// No batch dimensions: one head, no expand of the result.
+/// No batch dimensions: one head (the call's first scalar is 1), no expand of the result.
 /// zero_masked_rows with a mask sets both flags (3).
 
 // CHECK-LABEL: func.func @one_head_zeroing_rows
 // CHECK-SAME:    (%[[Q:.*]]: tensor<8x16xf32>, %[[K:.*]]: tensor<10x16xf32>, %[[V:.*]]: tensor<10x32xf32>, %[[MASK:.*]]: tensor<8x10xf32>)
 // CHECK-DAG:   %[[Q1:.*]] = tensor.collapse_shape %[[Q]] {{\[}}[0, 1]] : tensor<8x16xf32> into tensor<128xf32>
 // CHECK-DAG:   %[[M1:.*]] = tensor.collapse_shape %[[MASK]] {{\[}}[0, 1]] : tensor<8x10xf32> into tensor<80xf32>
-// CHECK:       %[[HEADS:.*]] = arith.constant 1 : index
-// CHECK:       %[[REGION:.*]] = "flow.dispatch.region"(%[[HEADS]])
+// CHECK:       %[[WORKGROUPS:.*]] = arith.constant 1 : index
+// CHECK:       %[[REGION:.*]] = "flow.dispatch.region"(%[[WORKGROUPS]])
+// CHECK-NEXT:    %[[DEST:.*]] = tensor.empty() : tensor<8x32xf32>
+// CHECK-NEXT:    %[[HEADS:.*]] = arith.constant 1 : index
 // CHECK:         %[[FLAGS:.*]] = arith.constant 3 : index
-// CHECK-NEXT:    "iree_codegen.ukernel.generic"(%[[Q1]], %{{.*}}, %{{.*}}, %[[M1]], {{.*}}, %[[FLAGS]]) {{.*}} u_kernel_fn_name = "mlc_attention"
+// CHECK-NEXT:    %[[CALL:.*]] = "iree_codegen.ukernel.generic"(%[[Q1]], %{{.*}}, %{{.*}}, %[[M1]], %[[DEST]], %[[HEADS]], {{.*}}, %[[FLAGS]]) {{.*}} u_kernel_fn_name = "mlc_attention"
+// CHECK-NEXT:    "flow.return"(%[[CALL]]) : (tensor<8x32xf32>) -> ()
 // CHECK-NOT:   tensor.expand_shape
 // CHECK:       return %[[REGION]]
 func.func @one_head_zeroing_rows(%q: tensor<8x16xf32>, %k: tensor<10x16xf32>, %v: tensor<10x32xf32>, %mask: tensor<8x10xf32>) -> tensor<8x32xf32> {
