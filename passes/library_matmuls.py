@@ -3,10 +3,12 @@ mlc's executable through IREE's executable plugin mechanism.
 
 A `linalg.matmul` whose shape `MxKxN` (f32), `MxKxNxbf16` (bf16 operands summed in
 f32) or `MxKxNxi8` (int8 summed in i32) is among `shapes` becomes a dispatch region of
-its own placed before it. That region runs one workgroup, which calls the plugin's
-`mlc_sgemm`, `mlc_gemm_bf16` or `mlc_gemm_s8` (`iree_codegen.ukernel.generic`: each
-buffer as base, offset and row stride); the plugin splits the call's columns among its
-own threads, and MKL runs one thread per block. A matmul
+its own placed before it. That region runs `workgroups` workgroups; each calls the
+plugin's `mlc_sgemm`, `mlc_gemm_bf16` or `mlc_gemm_s8` (`iree_codegen.ukernel.generic`:
+each buffer as base, offset and row stride) on all of A and its block of columns of B
+and C. With one workgroup (IREE's local-sync driver) the plugin splits the call's
+columns among its own threads; with one per IREE task worker, the workers share the
+matmul. MKL runs one thread per block. A matmul
 of a dispatch region leaves the rest of the group (bias, GELU, a residual add) in the
 original region, reading the product; a group that was only the matmul is gone. A
 matmul outside every region (at bf16 and int8 mlc leaves matmuls to IREE's dispatch
@@ -14,13 +16,13 @@ formation) is replaced in place.
 
 With `packed`, a matmul of several rows by a constant weight calls `mlc_sgemm_packed`,
 `mlc_gemm_bf16_packed` or `mlc_gemm_s8_packed` instead, passing a fingerprint of the
-weight's values: the plugin packs each of its blocks into MKL's layout at its first
-call and keeps it under that key (plus the block's number), where MKL would pack it at
+weight's values (plus the workgroup's block number): the plugin packs each block into
+MKL's layout at its first call and keeps it under that key, where MKL would pack it at
 every call.
 
 A lowered `mlc.quantized_matmul` of one row (`MxKxNxq8`: its steps marked by the
 lowering) goes whole: one region calling `mlc_matvec_s8_quantizing` on the f32 row, the
-int8 weight and its columns' scales, which quantizes the row inside the call;
+int8 weight's block and its columns' scales, which quantizes the row inside the call;
 the steps that led up to it are erased.
 
 Which shapes run on the library is the driver's choice, measured on the CPU
@@ -174,26 +176,31 @@ def _default_maps() -> ir.ArrayAttr:
         " affine_map<(d0, d1, d2) -> (d0, d1)>]")
 
 
-def column_blocks(n: int, threads: int) -> tuple[int, int]:
-    """(columns per block, blocks): how the plugin splits N columns among `threads` threads
-    (driver/backends/native/mlc_matmul.c, split_columns): multiples of 16, fewer blocks
-    when N is small, so that every block has columns."""
-    columns = math.ceil(n / max(1, threads) / 16) * 16
+def column_blocks(n: int, blocks: int) -> tuple[int, int]:
+    """(columns per block, blocks): N columns in `blocks` blocks, multiples of 16, fewer
+    when N is small, so that every block has columns; as workgroups split them here, and
+    as the plugin splits a call among its threads (native/mlc_matmul.c, column_range)."""
+    columns = math.ceil(n / max(1, blocks) / 16) * 16
     return columns, math.ceil(n / columns)
 
 
-def library_region(lhs: ir.Value, rhs: ir.Value, column_scale: ir.Value | None = None,
+def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_scale: ir.Value | None = None,
                    fingerprint: int | None = None, epilogue: library_epilogue.Epilogue | None = None) -> ir.Value:
-    """lhs @ rhs computed on the library in a dispatch region of one workgroup, at the
-    insertion point (with `column_scale`: the f32 row `lhs` quantized per QUANTIZING_ROW,
-    times the int8 `rhs`, rescaled by the row's scale and `column_scale`; with the
-    `fingerprint` of a constant `rhs`: on PACKED's function, which packs the weight once;
-    with an `epilogue` (several rows only): on EPILOGUE's function, which applies it).
-    The plugin splits the call among its own threads (native/team.h), so that IREE's
-    local-sync driver, which runs a call's dispatches on the calling thread, still runs
-    the matmul on every core. A single row's result is computed as a vector and
-    expanded after the region: IREE 3.13 crashed on blocks of a 1xN tensor (in
-    TilingInterface::getLoopIteratorTypes)."""
+    """lhs @ rhs computed on the library in a dispatch region, at the insertion point
+    (with `column_scale`: the f32 row `lhs` quantized per QUANTIZING_ROW, times the int8
+    `rhs`, rescaled by the row's scale and `column_scale`; with the `fingerprint` of a
+    constant `rhs`: on PACKED's function, which packs the weight once; with an
+    `epilogue` (several rows only): on EPILOGUE's function, which applies it).
+
+    One workgroup calls the plugin on the whole matmul, and the plugin splits it among
+    its own threads (native/team.h): the plan for IREE's local-sync driver, which runs a
+    call's dispatches on the calling thread. With `workgroups` > 1 (the plan for IREE's
+    task workers, which the plugin does not split for), each workgroup multiplies all of
+    lhs by a block of columns of rhs: the library repacks the part of rhs it is given at
+    every call, so blocks of rows would each repack all of it (bf16 64x768x3072 on two
+    workers: 0.58-0.63 ms in blocks of columns, 0.76-0.79 in blocks of rows). A single
+    row's result is computed as a vector and expanded after the region: IREE 3.13
+    crashed on blocks of a 1xN tensor (in TilingInterface::getLoopIteratorTypes)."""
     (m, k), n = lhs.type.shape, rhs.type.shape[1]
     index = ir.IndexType.get()
     if column_scale is not None:
@@ -203,24 +210,40 @@ def library_region(lhs: ir.Value, rhs: ir.Value, column_scale: ir.Value | None =
         function, result = (FUNCTIONS if fingerprint is None else PACKED)[kind], result_type(kind)
         if epilogue is not None:
             function = EPILOGUE[kind]
+    columns, count = column_blocks(n, workgroups)
     out_rows = [] if m == 1 else [m]
     region, body = iree_flow.distributed_region(ir.RankedTensorType.get([*out_rows, n], result),
-                                                arith.constant(index, 1))
+                                                arith.constant(index, count))
     with ir.InsertionPoint(body):
         destination = tensor.empty([*out_rows, n], result)  # inside: IREE writes it to the result's binding
-        inputs = [lhs, rhs]
+        workgroup = iree_flow.workgroup_id(0) if count > 1 else None
+        if count > 1:
+            offset = arith.muli(workgroup, arith.constant(index, columns))
+            size = arith.minsi(arith.constant(index, columns), arith.subi(arith.constant(index, n), offset))
+
+        def block(value: ir.Value, rows: list[int], element: ir.Type) -> ir.Value:
+            if count == 1:
+                return value
+            return tensor.extract_slice(ir.RankedTensorType.get([*rows, DYNAMIC], element), value, [offset], [size], [],
+                                        [0] * len(rows) + [DYNAMIC], [*rows, DYNAMIC], [1] * (len(rows) + 1))
+
+        inputs = [lhs, block(rhs, [k], rhs.type.element_type)]
         if column_scale is not None:
-            inputs.append(column_scale)
+            inputs.append(block(column_scale, [], column_scale.type.element_type))
         if epilogue is not None:  # an absent term's place holds lhs, which the plugin does not read
-            inputs.append(lhs if epilogue.bias is None else epilogue.bias)
-            inputs.append(lhs if epilogue.residual is None else epilogue.residual)
-        scalars = [m, n, k]
+            inputs.append(lhs if epilogue.bias is None else block(epilogue.bias, [], result))
+            inputs.append(lhs if epilogue.residual is None else block(epilogue.residual, out_rows, result))
+        scalars = [arith.constant(index, m), size if count > 1 else arith.constant(index, n), arith.constant(index, k)]
         if epilogue is not None:
-            scalars += [fingerprint or 0, epilogue.flags | (library_epilogue.PACKED if fingerprint is not None else 0)]
+            packed = fingerprint is not None
+            key = _block_fingerprint(fingerprint, workgroup, count) if packed else arith.constant(index, 0)
+            scalars += [key, arith.constant(index, epilogue.flags | (library_epilogue.PACKED if packed else 0))]
         elif fingerprint is not None:
-            scalars.append(fingerprint)
-        product = iree_flow.ukernel_call(function, inputs, destination,
-                                         [arith.constant(index, scalar) for scalar in scalars])
+            scalars.append(_block_fingerprint(fingerprint, workgroup, count))
+        product = iree_flow.ukernel_call(function, inputs, block(destination, out_rows, result), scalars)
+        if count > 1:
+            product = tensor.insert_slice(product, destination, [offset], [size], [], [0] * len(out_rows) + [DYNAMIC],
+                                          [*out_rows, DYNAMIC], [1] * (len(out_rows) + 1))
         iree_flow.flow_return(product)
     if m == 1:
         return builders.expand(region.results[0], [1, n], [[0, 1]])
@@ -239,6 +262,13 @@ def weight_fingerprint(weight: ir.Value) -> int | None:
     digest = hashlib.blake2b(np.ascontiguousarray(array).view(np.uint8).data, digest_size=8)
     digest.update(str(weight.type).encode())
     return int.from_bytes(digest.digest(), "little") >> 2  # an index, with room for the plugin's block numbers
+
+
+def _block_fingerprint(fingerprint: int, workgroup: ir.Value | None, count: int) -> ir.Value:
+    """The key of this workgroup's block: the weight's fingerprint plus the block's number
+    (each block is packed on its own)."""
+    index = ir.IndexType.get()
+    return arith.addi(arith.constant(index, fingerprint), workgroup) if count > 1 else arith.constant(index, fingerprint)
 
 
 def matmuls(module: ir.Operation) -> list[tuple[ir.Operation, ir.Operation | None]]:
@@ -309,6 +339,10 @@ class LibraryMatmuls(Pass):
     name = "mlc-library-matmuls"
     # The shapes to move, `MxKxN` joined by commas; `all` moves every matmul that qualifies.
     shapes: str = ""
+    # Workgroups per matmul, blocks of columns: 1 where IREE runs the dispatches on the
+    # calling thread (local-sync) and the plugin splits each call among its own threads;
+    # one per IREE task worker where those run them, each block's call whole.
+    workgroups: int = 1
     # Constant weights of matmuls of several rows go to PACKED's functions,
     # which pack each block once (at its first call); false: MKL packs them at every call.
     packed: bool = False
@@ -342,7 +376,7 @@ class LibraryMatmuls(Pass):
         """The steps of a lowered mlc.quantized_matmul, from the f32 row to the rescaled
         product, as one library call; the steps left without uses go."""
         with ir.InsertionPoint(rescale), rescale.location:
-            library = library_region(row, matmul.operands[1], column_scale)
+            library = library_region(row, matmul.operands[1], self.workgroups, column_scale)
         rescale.results[0].replace_all_uses_with(library)
         body = rescale.parent.regions[0].blocks[0]
         rescale.erase()
@@ -357,7 +391,7 @@ class LibraryMatmuls(Pass):
             if self.packed and lhs.type.shape[0] > 1:  # a single row reads the weight as it lies
                 fingerprint = weight_fingerprint(rhs)
                 self.count("weights packed once" if fingerprint is not None else "weights packed at each call")
-            library = library_region(lhs, rhs, fingerprint=fingerprint)
+            library = library_region(lhs, rhs, self.workgroups, fingerprint=fingerprint)
         matmul.results[0].replace_all_uses_with(library)
         body = matmul.parent.regions[0].blocks[0]
         matmul.erase()
@@ -381,7 +415,7 @@ class LibraryMatmuls(Pass):
             return None
         first = library.owner
         with ir.InsertionPoint(first), first.location:
-            with_epilogue = library_region(lhs, rhs, fingerprint=fingerprint, epilogue=epilogue)
+            with_epilogue = library_region(lhs, rhs, self.workgroups, fingerprint=fingerprint, epilogue=epilogue)
         library.replace_all_uses_with(with_epilogue)
         workload = first.operands[0].owner
         first.erase()

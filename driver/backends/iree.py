@@ -6,6 +6,7 @@ resource blobs). IREE is handed linalg on tensors, the level below mlc.
 
 import functools
 import io
+import os
 import re
 import subprocess
 import tempfile
@@ -369,7 +370,12 @@ def _cpu_passes(module: ir.Operation, options: dict, weights_inside: bool = True
     if not choice["library"]:
         return [], facts
     shapes = ",".join(choice["library"])
-    return [f"mlc-library-matmuls{{shapes={shapes} packed={str(weights_inside).lower()} epilogues=true}}"], facts
+    # On local-sync, one workgroup per matmul, split by the plugin among its own threads;
+    # on IREE's task workers (one per core), one workgroup each: the plugin splits no call
+    # made there.
+    workgroups = 1 if driver == "local-sync" else len(os.sched_getaffinity(0))
+    return [f"mlc-library-matmuls{{shapes={shapes} workgroups={workgroups} packed={str(weights_inside).lower()} "
+            "epilogues=true}"], facts
 
 
 def _plan(module: ir.Operation, options: dict, outside: float | None) -> tuple[dict, str]:

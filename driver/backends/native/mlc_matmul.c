@@ -443,13 +443,15 @@ static int matvec_s8_quantizing_block(void* params_ptr) {
 }
 
 /* The imports: each splits its columns into one block per thread of the plugin
- * (team.h), and runs each block as above. Blocks are multiples of 16 columns, at least
- * MIN_PART_COLUMNS wide; a product of fewer than SPLIT_WORK multiply-adds runs whole on
- * the calling thread, where a helper's start would cost more than its share saves. More
- * blocks than threads (for a helper that comes late) made MKL's calls slower than they
- * saved (Intel Xeon, 2 threads, packed weights: 512x1024x256 0.73 ms in 2 blocks, 0.86 in
- * 4 or 8; 197x3072x768 2.32, 2.42, 2.73). A packed weight's block is keyed by the
- * fingerprint plus its number. */
+ * (team.h) and runs each block as above; a call made on one of IREE's task workers runs
+ * whole, since there the executable's workgroups share the matmul among the workers.
+ * Blocks are multiples of 16 columns, at least MIN_PART_COLUMNS wide; a product of
+ * fewer than SPLIT_WORK multiply-adds runs whole on the calling thread, where a helper's
+ * start would cost more than its share saves. More blocks than threads (for a helper
+ * that comes late) made MKL's calls slower than they saved (Intel Xeon, 2 threads,
+ * packed weights: 512x1024x256 0.73 ms in 2 blocks, 0.86 in 4 or 8; 197x3072x768 2.32,
+ * 2.42, 2.73). A packed weight's block is keyed by the fingerprint mixed with its number
+ * (part_key). */
 enum { SPLIT_WORK = 1 << 18, MIN_PART_COLUMNS = 64 };
 
 typedef struct {
@@ -480,7 +482,7 @@ static void column_part(void* job_ptr, size_t part, size_t parts) {
 static int split_columns(const void* params, size_t size, size_t m, size_t n, size_t k,
                          void (*shift)(void*, size_t, size_t, size_t), int (*block)(void*)) {
   if (m == 0 || n == 0) return 0;
-  size_t parts = (double)m * (double)n * (double)k < SPLIT_WORK ? 1 : team_threads();
+  size_t parts = (double)m * (double)n * (double)k < SPLIT_WORK || on_iree_worker() ? 1 : team_threads();
   if (parts > (n + MIN_PART_COLUMNS - 1) / MIN_PART_COLUMNS) parts = (n + MIN_PART_COLUMNS - 1) / MIN_PART_COLUMNS;
   if (parts <= 1) {
     _Alignas(64) unsigned char copy[256];
@@ -500,10 +502,20 @@ static void shift_gemm(void* copy, size_t begin, size_t count, size_t part) {
   p->n = count;
 }
 
+/* A block's key: the call's mixed with the block's number (splitmix64's finalizer, kept
+ * below 2^62 as the compiler's are). Not the call's key plus the number, which the
+ * compiler already adds for its own workgroups' blocks. */
+static size_t part_key(size_t key, size_t part) {
+  uint64_t z = (uint64_t)key + 0x9e3779b97f4a7c15ull * (part + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return (size_t)((z ^ (z >> 31)) >> 2);
+}
+
 static void shift_packed(void* copy, size_t begin, size_t count, size_t part) {
   mlc_sgemm_packed_params_t* p = (mlc_sgemm_packed_params_t*)copy;
   shift_gemm(&p->gemm, begin, count, part);
-  p->fingerprint += part;
+  p->fingerprint = part_key(p->fingerprint, part);
 }
 
 static void shift_epilogue(void* copy, size_t begin, size_t count, size_t part) {
@@ -513,7 +525,7 @@ static void shift_epilogue(void* copy, size_t begin, size_t count, size_t part) 
   p->residual_offset += begin;
   p->c_offset += begin;
   p->n = count;
-  p->fingerprint += part;
+  p->fingerprint = part_key(p->fingerprint, part);
 }
 
 static void shift_quantized(void* copy, size_t begin, size_t count, size_t part) {

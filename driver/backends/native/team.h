@@ -21,6 +21,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -186,6 +187,19 @@ static size_t team_threads(void) {
     pthread_mutex_unlock(&team.use);
   }
   return team.helpers + 1;
+}
+
+/* Whether the calling thread is one of IREE's task workers (local-task), by the name IREE
+ * gives them: there the executable's workgroups share the work among the workers, and a
+ * call that took helpers besides would put three threads on two cores. */
+static int on_iree_worker(void) {
+  static __thread int known = 0, worker = 0;
+  if (!known) {
+    char name[16] = {0};
+    worker = pthread_getname_np(pthread_self(), name, sizeof name) == 0 && strncmp(name, "iree-worker", 11) == 0;
+    known = 1;
+  }
+  return worker;
 }
 
 /* Runs fn(job, part, parts) for each part in [0, parts), on the calling thread and the
