@@ -226,16 +226,24 @@ def kernel_count(vmfb: bytes) -> int:
 # Measured on 2 cores (Xeon, mlc O2): at 17-34 MFLOP (an MLP, a transformer block, a
 # CNN) local-sync took 0.65-0.9x the time, at 127-134 MFLOP 1.3-1.45x.
 SINGLE_THREAD_FLOPS = 64e6
+# ... or below this much per dispatch region on average: many short dispatches, each of
+# whose hand-offs between workers costs more than the second core saves. Xeon, 2 cores,
+# interleaved with eager: MobileNetV3-small (126 dispatches, about 1 MFLOP each) took 2.47
+# ms on the calling thread against 2.72 (median; mean 3.85) on the workers; the CNN (10
+# dispatches, 25 MFLOP each) 2.87 against 1.66, ResNet-18 (57 each) 24.5 against 17.0.
+FLOPS_PER_DISPATCH_FOR_WORKERS = 4e6
 
 
-def cpu_runtime_driver(flops: float | None, options) -> str:
+def cpu_runtime_driver(flops: float | None, options, dispatches: int = 1) -> str:
     """The CPU driver that runs a model whose IREE code does `flops` of matmul and
-    convolution work (None: unknown, e.g. dynamic shapes): the `driver` option, or by
-    default local-sync below SINGLE_THREAD_FLOPS."""
+    convolution work in `dispatches` dispatch regions (None: unknown, e.g. dynamic
+    shapes): the `driver` option, or by default local-sync below SINGLE_THREAD_FLOPS or
+    below FLOPS_PER_DISPATCH_FOR_WORKERS per dispatch."""
     option = options.get("driver", "auto")
     if option != "auto":
         return option
-    return "local-sync" if flops is not None and flops < SINGLE_THREAD_FLOPS else "local-task"
+    small = flops is not None and (flops < SINGLE_THREAD_FLOPS or flops < FLOPS_PER_DISPATCH_FOR_WORKERS * dispatches)
+    return "local-sync" if small else "local-task"
 
 
 def load(vmfb: bytes, parameters=None, driver="local-task"):
@@ -381,16 +389,28 @@ def _cpu_passes(module: ir.Operation, options: dict, weights_inside: bool = True
 def _plan(module: ir.Operation, options: dict, outside: float | None) -> tuple[dict, str]:
     """(the matmul choice, the runtime driver), for a model whose work that only IREE's
     code can run is `outside` FLOPs (None: unknown): on the calling thread where that and
-    the matmuls left to IREE's kernel are small enough (or the `driver` option says so),
-    else on IREE's workers."""
-    option = options.get("driver", "auto")
-    if option == "local-sync" or (option == "auto" and outside is not None and outside < SINGLE_THREAD_FLOPS):
+    the matmuls left to IREE's kernel are small enough (cpu_runtime_driver, or the
+    `driver` option says so), else on IREE's workers."""
+    regions = _dispatch_regions(module)
+    if cpu_runtime_driver(outside, options, regions) == "local-sync":
         choice = matmul_choice.choose(module, options, alone=True)
-        driver = cpu_runtime_driver(outside + matmul_choice.library_flops(module, choice["iree"]), options) \
-            if outside is not None else cpu_runtime_driver(None, options)
-        if driver == "local-sync":
-            return choice, driver
+        on_iree = None if outside is None else outside + matmul_choice.library_flops(module, choice["iree"])
+        if cpu_runtime_driver(on_iree, options, regions) == "local-sync":
+            return choice, "local-sync"
     return matmul_choice.choose(module, options), "local-task"
+
+
+def _dispatch_regions(module: ir.Operation) -> int:
+    """How many dispatch regions mlc formed (IREE forms a few more of its own)."""
+    count = 0
+
+    def visit(op):
+        nonlocal count
+        count += op.name == "flow.dispatch.region"
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    return max(1, count)
 
 
 LLVM_CPU = Target(
