@@ -15,6 +15,7 @@ from . import (  # noqa: F401
     fold_constants,
     form_attention,
     form_dispatch_regions,
+    form_gelu,
     fuse,
     guard_reduction_rereads,
     guard_unit_slices,

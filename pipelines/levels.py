@@ -36,6 +36,7 @@ O2_PASSES = [
     "mlc-fold-constants",
     "mlc-sink-reshapes",
     "mlc-simplify",
+    "mlc-form-gelu",
     "cse",
     "mlc-fuse",
 ]

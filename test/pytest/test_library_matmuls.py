@@ -3,6 +3,7 @@ executable plugin (driver/backends/native/mlc_matmul.c, passes/library_matmuls.p
 shape by measurement (driver/backends/matmul_choice.py)."""
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -437,19 +438,27 @@ def test_every_copy_of_a_timed_weight_is_checked():
 
 
 
+def gelu_new(x):
+    """GPT-2's activation as Hugging Face writes it (NewGELUActivation): mlc-form-gelu
+    makes it GELU's tanh form."""
+    return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))
+
+
 class Block(torch.nn.Module):
-    """A residual MLP: linear, GELU (erf or tanh), linear, plus the input."""
+    """A residual MLP: linear, GELU (erf, tanh, or tanh written out), linear, plus the input."""
 
     def __init__(self, approximate):
         super().__init__()
         self.up, self.down, self.approximate = torch.nn.Linear(64, 130), torch.nn.Linear(130, 64), approximate
 
     def forward(self, x):
-        return x + self.down(torch.nn.functional.gelu(self.up(x), approximate=self.approximate))
+        h = self.up(x)
+        h = gelu_new(h) if self.approximate == "written out" else torch.nn.functional.gelu(h, approximate=self.approximate)
+        return x + self.down(h)
 
 
 @pytest.mark.iree
-@pytest.mark.parametrize("approximate", ["none", "tanh"])
+@pytest.mark.parametrize("approximate", ["none", "tanh", "written out"])
 def test_epilogues_bias_gelu_and_residual_run_inside_the_library_call(approximate):
     """Both groups are only epilogues (bias + GELU; bias + residual): no region is left,
     and the result is eager's, with NaN and infinities in the input too."""
