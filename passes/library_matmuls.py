@@ -113,6 +113,59 @@ def _outside_copy(value: ir.Value, region: ir.Operation) -> ir.Value:
     return clone.results[0]
 
 
+# What a matmul's region may compute its lhs with, for that computation to move into a
+# region of its own (`_prologue`): elementwise work and what it needs.
+PROLOGUE_OPS = ("linalg.generic", "linalg.fill", "tensor.empty", "arith.constant", *RESHAPES)
+
+
+def _prologue(value: ir.Value, region: ir.Operation | None, matmul: ir.Operation) -> list[ir.Operation] | None:
+    """The ops of `region`'s body that compute `value` (an operand of `matmul`) from values
+    outside it, in body order, when they are elementwise work that nothing else in the
+    region uses: an RMSNorm's scaling that mlc fused into the matmul's group (Llama's LM
+    head). They can move into a region of their own before; None where they cannot."""
+    if region is None or not _inside(value, region):
+        return None
+    body = region.regions[0].blocks[0]
+    found, pending = [], [value]
+    while pending:
+        current = pending.pop()
+        owner = current.owner
+        if not _inside(current, region):
+            continue
+        if isinstance(owner, ir.Block) or owner.operation.name not in PROLOGUE_OPS or owner.operation.parent != region:
+            return None
+        if owner.operation not in found:
+            found.append(owner.operation)
+            pending.extend(owner.operation.operands)
+            for inner_region in owner.operation.regions:  # a generic's body may read the region's values
+                for inner in inner_region.blocks[0].operations:
+                    pending.extend(v for v in inner.operands
+                                   if not isinstance(v.owner, ir.Block) and v.owner.operation.parent == region)
+    allowed = [*found, matmul]
+    for op in found:
+        for result in op.results:
+            if any(use.owner not in allowed for use in result.uses):
+                return None
+    order = list(body.operations)
+    return sorted(found, key=order.index)
+
+
+def _prologue_region(value: ir.Value, region: ir.Operation, matmul: ir.Operation) -> ir.Value:
+    """`value` computed by its prologue (`_prologue`) moved into a region of its own
+    before `region`; `matmul` reads that region's result."""
+    producers = _prologue(value, region, matmul)
+    with ir.InsertionPoint(region), region.location:
+        prologue, body = iree_flow.dispatch_region(value.type, [])
+    with ir.InsertionPoint(body), region.location:
+        terminator = iree_flow.flow_return(value)
+    for op in producers:
+        op.move_before(terminator)
+    for i, operand in enumerate(matmul.operands):
+        if operand == value:
+            matmul.operands[i] = prologue.results[0]
+    return prologue.results[0]
+
+
 def _zero_fill(value: ir.Value) -> bool:
     owner = value.owner
     if isinstance(owner, ir.Block) or owner.operation.name != "linalg.fill":
@@ -162,7 +215,8 @@ def matmul_shape(op: ir.Operation, region: ir.Operation | None) -> str | None:
     operands = _operand_type(lhs, rhs, init)
     if operands is None:
         return None
-    if not (_from_outside(lhs, region) and _from_outside(rhs, region) and _zero_fill(init)):
+    lhs_ready = _from_outside(lhs, region) or _prologue(lhs, region, op) is not None
+    if not (lhs_ready and _from_outside(rhs, region) and _zero_fill(init)):
         return None
     if "indexing_maps" in op.attributes and str(op.attributes["indexing_maps"]) != str(_default_maps()):
         return None  # a transposed operand: the plugin takes row-major A and B
@@ -384,7 +438,11 @@ class LibraryMatmuls(Pass):
 
     def _move(self, matmul: ir.Operation, region: ir.Operation | None) -> None:
         """Computes `matmul` in a library region before its own region (or before it,
-        outside every region), and removes what only it used."""
+        outside every region), and removes what only it used. An lhs computed in the
+        region goes to a region of its own first (`_prologue_region`)."""
+        if region is not None and not _from_outside(matmul.operands[0], region):
+            _prologue_region(matmul.operands[0], region, matmul)
+            self.count("prologues moved out")
         lhs, rhs = (_outside_copy(operand, region) for operand in matmul.operands[:2])
         with ir.InsertionPoint(region or matmul), matmul.location:
             fingerprint = None

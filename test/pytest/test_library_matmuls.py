@@ -471,3 +471,26 @@ def test_epilogues_bias_gelu_and_residual_run_inside_the_library_call(approximat
     assert statistics["epilogues on the library"] == 2 and statistics["regions left empty"] == 2
     assert compiled.report["dispatches by kind"]["mlc dispatch regions"] == 0
     assert torch.isnan(compiled(special)[0]).all()
+
+
+class NormThenHead(torch.nn.Module):
+    """An RMSNorm's scaling and a bias-free head, as a Llama ends: mlc fuses the scaling
+    into the head's group, and the library pass moves it into a region of its own."""
+
+    def __init__(self):
+        super().__init__()
+        self.scale, self.head = torch.nn.Parameter(torch.rand(256) + 0.5), torch.nn.Linear(256, 1000, bias=False)
+
+    def forward(self, x):
+        normed = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+        return self.head(normed * self.scale)
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("rows", [1, 24])
+def test_a_matmul_whose_input_its_group_computes_moves_with_that_computation_before_it(rows):
+    torch.manual_seed(0)
+    x = torch.randn(rows, 256)
+    compiled = compile_and_compare(NormThenHead(), x, **ON)
+    statistics = compiled.report.pass_statistics("mlc-library-matmuls")
+    assert statistics["prologues moved out"] == 1 and statistics["matmuls on the library"] == 1

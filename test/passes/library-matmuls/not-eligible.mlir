@@ -1,7 +1,7 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-fuse, mlc-lower-to-linalg{keep-fusion-groups=true}, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all})' | FileCheck %s
 
 /// What the plugin cannot take stays a linalg.matmul in its group, for IREE's kernel:
-/// other element types, dynamic sizes, and an operand computed inside the group.
+/// other element types, dynamic sizes, and an operand computed inside the group and used again.
 
 // CHECK-LABEL: func.func @f64_matmul
 // CHECK-NOT:   iree_codegen.ukernel.generic
@@ -23,17 +23,21 @@ func.func @dynamic_rows(%x: tensor<?x32xf32>, %w: tensor<32x16xf32>) -> tensor<?
 
 // -----
 
-// CHECK-LABEL: func.func @operand_made_in_the_group
+/// An operand the group computes and uses again after the product cannot leave the
+/// group (one used only by the matmul moves out: prologue.mlir).
+
+// CHECK-LABEL: func.func @operand_made_in_the_group_and_used_again
 // CHECK-NOT:   iree_codegen.ukernel.generic
 // CHECK:       math.exp
 // CHECK:       linalg.matmul
-func.func @operand_made_in_the_group(%x: tensor<8x32xf32>, %w: tensor<32x16xf32>) -> tensor<8x16xf32> {
+func.func @operand_made_in_the_group_and_used_again(%x: tensor<8x32xf32>, %w: tensor<32x32xf32>) -> tensor<8x32xf32> {
   %0 = "mlc.fusion_group"() ({
     %1 = "mlc.exp"(%x) : (tensor<8x32xf32>) -> tensor<8x32xf32>
-    %2 = "mlc.matmul"(%1, %w) : (tensor<8x32xf32>, tensor<32x16xf32>) -> tensor<8x16xf32>
-    "mlc.yield"(%2) : (tensor<8x16xf32>) -> ()
-  }) : () -> tensor<8x16xf32>
-  return %0 : tensor<8x16xf32>
+    %2 = "mlc.matmul"(%1, %w) : (tensor<8x32xf32>, tensor<32x32xf32>) -> tensor<8x32xf32>
+    %3 = "mlc.add"(%2, %1) : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+    "mlc.yield"(%3) : (tensor<8x32xf32>) -> ()
+  }) : () -> tensor<8x32xf32>
+  return %0 : tensor<8x32xf32>
 }
 
 // -----
