@@ -19,10 +19,13 @@ one, on MKL through mlc's plugin; the default measures each shape on this CPU an
 The column "matmul shapes on library / IREE" says how mlc O2's default chose.
 It checks each one's output against eager once (a wrong or failing variant gets no
 latency), then times them interleaved in blocks: each round runs every variant for
-`--block` calls in a row, the first of which is not counted, in an order that rotates
-from round to round. A call right after another framework's would pay for its threads
-(PyTorch's OpenMP workers spin for a while after each op, IREE's wake up), so only calls
-after one of their own count. Medians.
+`--block` counted calls in a row, in an order that rotates from round to round. Before
+them, each block runs uncounted calls for at least WARM_UP_MS (one call at least): a
+call right after another framework's pays for that one's threads. PyTorch's OpenMP
+workers spin for several ms after each op (libgomp's default wait policy), taking a CPU
+from whatever runs next: on 2 cores, mlc's MLP took 1.45, 1.90, 1.49, then 1.11 ms a
+call right after eager's, and 0.98 from its second call with OMP_WAIT_POLICY=PASSIVE.
+Medians.
 
 GFLOP/s is the model's floating-point work (torch.utils.flop_counter on eager: matmuls,
 convolutions, attention) over the latency. The peak is the CPU's FMA throughput at its
@@ -217,6 +220,11 @@ def first_line(error: Exception) -> str:
     return f"{type(error).__name__}: {(error_lines or lines or [''])[0][:300]}"
 
 
+# Uncounted calls that begin each block: longer than the previous variant's threads keep a
+# CPU busy after its last call (see the module docstring).
+WARM_UP_MS = 10.0
+
+
 def time_blocks(functions: dict, inputs, rounds: int, block: int) -> dict:
     """Median ms per call of each function, timed in blocks (see the module docstring)."""
     names = list(functions)
@@ -225,11 +233,14 @@ def time_blocks(functions: dict, inputs, rounds: int, block: int) -> dict:
         for round_ in range(rounds):
             shift = round_ % len(names)
             for name in names[shift:] + names[:shift]:
-                for call in range(block):
+                warm_until = time.perf_counter() + WARM_UP_MS / 1e3
+                functions[name](*inputs)
+                while time.perf_counter() < warm_until:
+                    functions[name](*inputs)
+                for _ in range(block):
                     start = time.perf_counter()
                     functions[name](*inputs)
-                    if call > 0:
-                        samples[name].append((time.perf_counter() - start) * 1e3)
+                    samples[name].append((time.perf_counter() - start) * 1e3)
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
@@ -399,14 +410,14 @@ def main() -> None:
     parser.add_argument("--variants", default=",".join(DEFAULT_VARIANTS),
                         help=f"comma-separated, from {','.join(VARIANTS)}")
     parser.add_argument("--rounds", type=int, default=7, help="timed rounds per model (default 7)")
-    parser.add_argument("--block", type=int, default=4, help="calls per variant per round, the first not counted")
+    parser.add_argument("--block", type=int, default=3, help="counted calls per variant per round (default 3)")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     args = parser.parse_args()
     names = [name for name in args.models.split(",") if name]
     variants = [v for v in args.variants.split(",") if v]
     unknown = [n for n in names if n not in known] + [v for v in variants if v not in VARIANTS]
-    if unknown or args.block < 2:
-        parser.error(f"unknown model(s) or variant(s) {', '.join(unknown)}" if unknown else "--block must be >= 2")
+    if unknown or args.block < 1:
+        parser.error(f"unknown model(s) or variant(s) {', '.join(unknown)}" if unknown else "--block must be >= 1")
 
     for line in machine():
         print(f"- {line}" if args.markdown else line)

@@ -60,7 +60,7 @@ def main() -> None:
     parser.add_argument("--models", default="bert_base,vit_b_16,gpt2")
     parser.add_argument("--precisions", default="f32,bf16,int8")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--block", type=int, default=3)
+    parser.add_argument("--block", type=int, default=2, help="counted calls per variant per round (default 2)")
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
     precisions = args.precisions.split(",")

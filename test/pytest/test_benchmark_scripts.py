@@ -16,7 +16,7 @@ def run(*args) -> str:
 
 def test_compare_runs_every_variant():
     variants = "mlc O2,eager,torch.compile,IREE direct,mlc O0,mlc O2 no data tiling"
-    table = run(BENCHMARKS / "compare.py", "--models", "mlp", "--variants", variants, "--rounds", "1", "--block", "2",
+    table = run(BENCHMARKS / "compare.py", "--models", "mlp", "--variants", variants, "--rounds", "1", "--block", "1",
                 "--markdown")
     header = next(line for line in table.splitlines() if line.startswith("| model "))
     row = next(line for line in table.splitlines() if line.startswith("| mlp "))
@@ -57,7 +57,7 @@ def test_generate_on_the_tiny_models():
 
 
 def test_precision_names_each_precision():
-    table = run(BENCHMARKS / "precision.py", "--models", "mlp", "--rounds", "1", "--block", "2", "--markdown")
+    table = run(BENCHMARKS / "precision.py", "--models", "mlp", "--rounds", "1", "--block", "1", "--markdown")
     rows = [line.split("|") for line in table.splitlines() if line.startswith("| mlp ")]
     assert [row[2].strip() for row in rows] == ["f32", "bf16", "int8"]
     assert all("fails" not in row[3] and float(row[6]) > 0 for row in rows)
