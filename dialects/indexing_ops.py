@@ -1,6 +1,6 @@
 """Ops that compute positions: argmax and argmin along an axis, and argsort;
-the op that writes at positions, scatter; and bincount, which counts at the
-positions its input's values name.
+the ops that write at positions, scatter and update_slice (a block at a run-time
+offset); and bincount, which counts at the positions its input's values name.
 
 Their results are integer tensors of indices into the input, which
 `mlc.take_along_axis` or `mlc.gather` then read through, and `mlc.scatter`
@@ -13,7 +13,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Result
 
-from .facts import FusionKind, Layout
+from .facts import Declined, FusionKind, Layout
 from .op_base import (
     DYNAMIC,
     MlcOp,
@@ -21,6 +21,7 @@ from .op_base import (
     bool_attr,
     expect_element_type,
     expect_shape,
+    i64_array,
     int_attr,
     is_integer,
     normalize_axis,
@@ -131,6 +132,51 @@ class ScatterOp(MlcOp, name="scatter", traits=[ext.Pure]):
         expect_shape(self.updates, [indices_type.shape[0]] + list(input_type.shape[depth:]), "updates")
         expect_element_type(self.updates, input_type.element_type, "updates")
         string_choice(self, "combine", SCATTER_COMBINES)
+        expect_shape(self.result, input_type.shape, "result")
+        expect_element_type(self.result, input_type.element_type, "result")
+
+
+class UpdateSliceOp(MlcOp, name="update_slice", traits=[ext.Pure]):
+    """A copy of `input` with one block replaced by `update`: along `axis` from the
+    run-time `offset` (a 0-d integer tensor), along each other dimension d from
+    `start[d]`, `update.shape[d]` elements each. `mlc-form-update-slice` makes it of a
+    scatter whose positions are such a block: a static cache's write of one decoded
+    token at its position (torch's index_copy).
+
+    Kept outside fusion groups: there IREE writes the block into `input`'s buffer
+    itself when nothing reads `input` after, where a scatter in a dispatch first
+    copied the whole input (GPT-2's 24 caches, 7 MB a decode step). A negative offset
+    counts from the end, as torch's indices do; one still out of range is clamped to
+    the last block that fits, so memory is never written outside the input, where
+    torch would raise (a scatter's out-of-range index was undefined behaviour)."""
+
+    fusion_kind = Declined("IREE updates the input's buffer in place only outside a dispatch")
+    layout_rule = Layout.FIXED
+
+    input: Operand[ir.RankedTensorType]
+    update: Operand[ir.RankedTensorType]
+    offset: Operand[ir.RankedTensorType]
+    axis: ir.IntegerAttr
+    start: Any
+    result: Result[ir.RankedTensorType]
+
+    def verify(self):
+        input_type, update_type = ranked(self.input, "input"), ranked(self.update, "update")
+        offset_type = ranked(self.offset, "offset")
+        if offset_type.rank != 0 or not is_integer(offset_type.element_type):
+            raise VerifyError(f"offset must be a 0-d integer tensor, got {offset_type}")
+        if not input_type.has_static_shape or not update_type.has_static_shape:
+            raise VerifyError(f"input and update must have static shapes, got {input_type} and {update_type}")
+        rank = input_type.rank
+        if update_type.rank != rank:
+            raise VerifyError(f"update must have the input's rank {rank}, got {update_type}")
+        axis = normalize_axis(int_attr(self, "axis"), rank)
+        start = i64_array(self, "start", size=rank)
+        for d, (begin, size, full) in enumerate(zip(start, update_type.shape, input_type.shape)):
+            if size > full or (d != axis and not 0 <= begin <= full - size):
+                raise VerifyError(f"dimension {d}: a block of {size} from {begin if d != axis else 'offset'} "
+                                  f"does not fit in {full}")
+        expect_element_type(self.update, input_type.element_type, "update")
         expect_shape(self.result, input_type.shape, "result")
         expect_element_type(self.result, input_type.element_type, "result")
 

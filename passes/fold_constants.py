@@ -403,6 +403,7 @@ DECLINED = {
     indexing.ArgsortOp: Declined("the order of equal keys is the lowering's, which numpy's sort need not reproduce"),
     indexing.ScatterOp: Declined("which of duplicate indices wins a replace is the lowering's, which numpy need not "
                                  "reproduce; a scatter into constants is rare (its updates are computed)"),
+    indexing.UpdateSliceOp: Declined("made by mlc-form-update-slice for an offset known only at run time"),
     indexing.BincountOp: Declined("its result's type has a dynamic length, which a folded constant's static type "
                                   "could not replace; a bincount of constants is rare"),
     rnd.RandomUniformOp: _DRAWN_WHERE_USED,

@@ -34,6 +34,7 @@ O2_PASSES = [
     "mlc-convert-layout{layout=nhwc}",
     "mlc-conv-to-matmul",
     "mlc-fold-constants",
+    "mlc-form-update-slice",
     "mlc-sink-reshapes",
     "mlc-simplify",
     "mlc-form-gelu",

@@ -376,14 +376,19 @@ def _cpu_passes(module: ir.Operation, options: dict, weights_inside: bool = True
     choice, driver = _plan(module, options, outside)
     facts = {"matmul_library": choice, "runtime_driver": driver}
     if not choice["library"]:
-        return [], facts
+        return [OUTLINE], facts
     shapes = ",".join(choice["library"])
     # On local-sync, one workgroup per matmul, split by the plugin among its own threads;
     # on IREE's task workers (one per core), one workgroup each: the plugin splits no call
     # made there.
     workgroups = 1 if driver == "local-sync" else len(os.sched_getaffinity(0))
     return [f"mlc-library-matmuls{{shapes={shapes} workgroups={workgroups} packed={str(weights_inside).lower()} "
-            "epilogues=true}"], facts
+            "epilogues=true}", OUTLINE], facts
+
+
+# Last: the plugin's regions (library matmuls, attention) as executables of their own,
+# so that IREE inlines its ABI stub's call early (passes/outline_library_dispatches.py).
+OUTLINE = "mlc-outline-library-dispatches"
 
 
 def _plan(module: ir.Operation, options: dict, outside: float | None) -> tuple[dict, str]:

@@ -62,11 +62,14 @@ def plan(module: ir.Operation) -> list[PlannedDispatch]:
     main = _main(module)
     if main is None:
         return []
+    outlined = _outlined_calls(module)
     planned = []
     for op in main.regions[0].blocks[0].operations:
         name = op.operation.name
         if name == iree_flow.DISPATCH_REGION and _calls_library(op):
-            planned.append(_library_dispatch(op))
+            planned.append(_library_dispatch(_plugin_calls(op.regions[0].blocks[0]), op))
+        elif name == "flow.dispatch" and _entry_point(op) in outlined:
+            planned.append(_library_dispatch(outlined[_entry_point(op)], op))
         elif name == iree_flow.DISPATCH_REGION:
             inner = [o for o in op.regions[0].blocks[0].operations if not o.operation.name.startswith(NO_DISPATCH)]
             group = ir.IntegerAttr(op.attributes[GROUP]).value if GROUP in op.attributes else None
@@ -92,16 +95,37 @@ def planned_dispatches(module: ir.Operation, target, report: Report) -> list[Pla
 
 def _calls_library(region: ir.Operation) -> bool:
     """A region of `mlc-library-matmuls` or of a lowered mlc.attention: a call of mlc's plugin."""
-    return any(op.operation.name == iree_flow.UKERNEL for op in region.regions[0].blocks[0].operations)
+    return bool(_plugin_calls(region.regions[0].blocks[0]))
 
 
-def _library_dispatch(region: ir.Operation) -> PlannedDispatch:
+def _plugin_calls(block: ir.Block) -> list:
+    return [op for op in block.operations if op.operation.name == iree_flow.UKERNEL]
+
+
+def _outlined_calls(module: ir.Operation) -> dict:
+    """The plugin calls of each executable `mlc-outline-library-dispatches` made, by name."""
+    calls = {}
+    for op in module.regions[0].blocks[0].operations:
+        if op.operation.name != "flow.executable":
+            continue
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        for inner in op.regions[0].blocks[0].operations:
+            if inner.operation.name == "builtin.module":
+                for function in inner.regions[0].blocks[0].operations:
+                    calls[name] = _plugin_calls(function.regions[0].blocks[0])
+    return calls
+
+
+def _entry_point(dispatch: ir.Operation) -> str:
+    return ir.SymbolRefAttr(ir.ArrayAttr(dispatch.attributes["entry_points"])[0]).value[0]
+
+
+def _library_dispatch(calls: list, op: ir.Operation) -> PlannedDispatch:
     """A matmul, or attention's heads, on mlc's plugin."""
-    calls = [op for op in region.regions[0].blocks[0].operations if op.operation.name == iree_flow.UKERNEL]
     function = ir.StringAttr(calls[0].attributes["u_kernel_fn_name"]).value
     if function == ATTENTION:
-        return PlannedDispatch("library attention", ["mlc.attention"], _sources([region]))
-    return PlannedDispatch("library matmul", ["linalg.matmul"], _sources([region]))
+        return PlannedDispatch("library attention", ["mlc.attention"], _sources([op]))
+    return PlannedDispatch("library matmul", ["linalg.matmul"], _sources([op]))
 
 
 def _sources(ops) -> list[str]:

@@ -20,6 +20,7 @@ from ...dialects import complex_ops, data_ops
 from ...dialects.compute_ops import AttentionOp, QuantizedMatmulOp
 from ...dialects.facts import Declined
 from ...dialects.fusion_ops import FusionGroupOp, YieldOp
+from ...dialects.indexing_ops import UpdateSliceOp
 from ...dialects.locations import source_line
 from ...dialects.op_base import is_float
 from ...dialects.shape_ops import Im2colOp
@@ -57,6 +58,8 @@ NOT_CONVERTED = {
     Im2colOp: Declined("made by mlc-conv-to-matmul from a convolution"),
     QuantizedMatmulOp: Declined("made by mlc-quantize-int8 from a matmul of one row by a constant weight"),
     AttentionOp: Declined("made by mlc-form-attention from attention's steps (scaled_dot_product_attention converts to them)"),
+    UpdateSliceOp: Declined("made by mlc-form-update-slice from a scatter of one block at a run-time offset "
+                            "(index_copy, index_put)"),
     FusionGroupOp: Declined("fusion structure, made by mlc-fuse"),
     YieldOp: Declined("fusion structure, made by mlc-fuse"),
 }

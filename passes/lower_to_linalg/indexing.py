@@ -15,6 +15,11 @@ takes, as from torch-mlir's own lowering of scatter ops), whose region combines
 an update with the element already there. Slice updates (positions in fewer
 dims than the input has) become element updates first: IREE converts only those.
 
+update_slice: one `tensor.insert_slice` at the offset read with `tensor.extract`,
+counted from the end where negative and clamped to the last block that fits. Outside a dispatch region IREE makes it an
+update of the input's buffer in place (`flow.tensor.update`) when nothing reads the
+input after.
+
 bincount: a max reduction gives the length n (-1 for an empty input, so n is then
 minlength), read back with `tensor.extract`; a scatter-add of ones (or the weights)
 into n + 1 zeros, the last a bin for negative values, of which the first n are the
@@ -27,7 +32,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, linalg, tensor
 
 from ...dialects import indexing_ops as indexing
-from ...dialects.op_base import DYNAMIC, bool_attr, int_attr, is_float, normalize_axis, string_choice
+from ...dialects.op_base import DYNAMIC, bool_attr, i64_array, int_attr, is_float, normalize_axis, string_choice
 from ..op_registry import lowers
 from .builders import (
     PARALLEL,
@@ -235,6 +240,21 @@ def _tm_tensor_scatter(original, indices, updates, combine: str):
     with ir.InsertionPoint(block):
         ir.Operation.create("tm_tensor.yield", operands=[_combined(combine, *block.arguments)])
     return scatter.result
+
+
+@lowers(indexing.UpdateSliceOp)
+def _lower_update_slice(op):
+    shape, block = list(op.input.type.shape), list(op.update.type.shape)
+    axis = normalize_axis(int_attr(op, "axis"), len(shape))
+    index_type = ir.IndexType.get()
+    offset = arith.index_cast(index_type, tensor.extract(op.offset, []))
+    negative = arith.cmpi(arith.CmpIPredicate.slt, offset, index(0))
+    offset = arith.select(negative, arith.addi(offset, index(shape[axis])), offset)  # from the end
+    last = index(shape[axis] - block[axis])  # the last offset whose block fits
+    offset = arith.minsi(arith.maxsi(offset, index(0)), last)
+    start = i64_array(op, "start")
+    start[axis] = ir.ShapedType.get_dynamic_size()
+    return tensor.insert_slice(op.update, op.input, [offset], [], [], start, block, [1] * len(shape))
 
 
 # --- bincount --------------------------------------------------------------------------

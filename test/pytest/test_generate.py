@@ -52,6 +52,26 @@ def test_decode_step_writes_the_cache_at_the_position():
 
 
 @pytest.mark.iree
+def test_decode_step_updates_resident_caches_in_place():
+    """At int8 the matmuls call mlc's plugin; each cache the step returns is the buffer it
+    took, written in place (mlc.update_slice, mlc-outline-library-dispatches): before,
+    IREE copied every cache into a new buffer at every step."""
+    model = language_models.build("gpt2-tiny")
+    step = mlc.generator(model, max_cache_len=16, precision="int8").compiled(1)
+    assert step.report.pass_statistic("mlc-outline-library-dispatches", "library dispatches outlined") > 0
+    caches = [torch.randn(cache_shape(model.config, 16)) for _ in range(4)]
+    first = step.run_resident(torch.tensor([[5]]), torch.tensor(3), *caches, keep=range(1, 5))
+    taken = [_address(cache) for cache in first[1:]]
+    second = step.run_resident(torch.tensor([[6]]), torch.tensor(4), *first[1:], keep=range(1, 5))
+    assert [_address(cache) for cache in second[1:]] == taken
+
+
+def _address(resident) -> int:
+    """Where a resident value's buffer lies in host memory (IREE's CPU memory is the host's)."""
+    return resident._array.to_host().__array_interface__["data"][0]
+
+
+@pytest.mark.iree
 @pytest.mark.parametrize("precision", ["bf16", "int8"])
 def test_narrow_precisions_stay_within_their_budget(precision):
     """The prefill's logits within the precision's budget of f32 eager; the tokens then follow

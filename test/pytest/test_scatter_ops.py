@@ -75,3 +75,26 @@ def test_compiles_as_one_module(group):
 @pytest.mark.parametrize("case", OPS.params())
 def test_matches_eager(case):
     OPS.check(case)
+
+
+class CacheWrite(torch.nn.Module):
+    """A static cache's write of one token at a run-time position (transformers' StaticCache)."""
+
+    def forward(self, cache, row, position):
+        return cache.index_copy(2, torch.arange(1) + position, row)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_index_copy_at_a_run_time_position_is_one_update_slice(dtype):
+    """mlc-form-update-slice makes the scatter an `mlc.update_slice`: every position in
+    range gives eager's result; one past the end writes the last row (clamped), never
+    outside the cache, where eager raises IndexError."""
+    import mlc
+
+    cache, row = _values((1, 2, 8, 3), dtype), _values((1, 2, 1, 3), dtype) + 100
+    compiled = mlc.compile(CacheWrite(), (cache, row, torch.tensor(0)))
+    assert compiled.report.pass_statistic("mlc-form-update-slice", "scatters made update_slice") == 1
+    for position in range(8):
+        expected = CacheWrite()(cache, row, torch.tensor(position))
+        assert torch.equal(compiled(cache, row, torch.tensor(position)), expected), position
+    assert torch.equal(compiled(cache, row, torch.tensor(8)), CacheWrite()(cache, row, torch.tensor(7)))
