@@ -26,6 +26,7 @@ from . import (  # noqa: F401
     lower_to_llvm,
     lower_torch_fallback,
     matvec_to_reduction,
+    move_row_transposes,
     outline_library_dispatches,
     quantize_int8,
     reduce_precision,

@@ -35,6 +35,7 @@ O2_PASSES = [
     "mlc-conv-to-matmul",
     "mlc-fold-constants",
     "mlc-form-update-slice",
+    "mlc-move-row-transposes",
     "mlc-sink-reshapes",
     "mlc-simplify",
     "mlc-form-gelu",

@@ -106,6 +106,10 @@ def test_multi_head_attention_layers_match_eager():
 
     compiled = compile_and_compare(SelfAttention(), torch.randn(3, 50, 64))
     assert formed(compiled) == 1
+    # the batch moved back in front after the output projection joins the heads' transpose
+    assert compiled.report.pass_statistic("mlc-move-row-transposes", "row transposes moved into a product's input") == 1
+    without_plugin = compile_and_compare(SelfAttention(), torch.randn(3, 50, 64), **OFF)
+    assert without_plugin.report.pass_statistic("mlc-move-row-transposes", "transposes removed") == 1
 
 
 def test_without_the_plugin_attention_stays_as_its_steps():
