@@ -21,6 +21,14 @@ by p's row dims taken in o's order, and the product's rows come out in the order
 model wants: the reshape after them is a plain split, which `mlc-sink-reshapes` moves
 below a residual add, so the add joins the product's epilogue.
 
+With `into-attention` (inserted after `mlc-form-attention{library}`), the other way too,
+where a view takes it: matmul(reshape(transpose(x, p)), W), p reordering only the dims
+that become rows, reads x as it lies, and the reordering follows the product (and the
+elementwise ops after it) as a transpose, when every use of the result is a chain of
+reshapes, transposes and slices into an attention on the plugin: `mlc-attention-views`
+then reads the heads through it, and the copy of the product's input goes
+(`nn.MultiheadAttention(batch_first=True)`'s input projection).
+
 Static shapes only. Every rewrite is exact: only the order of independent rows changes.
 """
 
@@ -28,10 +36,10 @@ import math
 
 from torch_mlir import ir
 
-from ..dialects.compute_ops import MatmulOp
+from ..dialects.compute_ops import AttentionOp, MatmulOp
 from ..dialects.facts import Layout
-from ..dialects.op_base import DYNAMIC, i64_array
-from ..dialects.shape_ops import ReshapeOp, TransposeOp
+from ..dialects.op_base import DYNAMIC, bool_attr, i64_array
+from ..dialects.shape_ops import ReshapeOp, SliceOp, TransposeOp
 from .graph import defining, rebuild, reshape, transpose
 from .registry import register
 from .rewriting import Pattern, PatternPass
@@ -145,12 +153,84 @@ class TransposeAfterProduct(Pattern):
         return {self.statistic: 1, "transposes removed": 1 + (permutation == sorted(permutation))}
 
 
+def _elementwise_users(product: MatmulOp, columns: int) -> tuple[list, ir.Value] | None:
+    """([(op, operand index)], the last value) of the chain of single-use elementwise ops
+    after the product, their other operands per column."""
+    chain, value = [], product.result
+    while _only_use(value):
+        user = next(iter(value.uses)).owner
+        op = user.opview if hasattr(user, "opview") else user
+        if getattr(op, "layout_rule", None) != Layout.ELEMENTWISE or len(user.results) != 1:
+            break
+        through = [i for i, o in enumerate(user.operands) if o == value]
+        if len(through) != 1 or list(user.results[0].type.shape) != list(value.type.shape) or not all(
+                _per_column(o, columns) for i, o in enumerate(user.operands) if i != through[0]):
+            break
+        chain.append((op, through[0]))
+        value = user.results[0]
+    return chain, value
+
+
+def _views_into_attention(value: ir.Value) -> bool:
+    """Whether every use of `value` is a chain of reshapes, transposes and slices ending in
+    the query, key or value of an attention on the plugin."""
+    uses = list(value.uses)
+    for use in uses:
+        op = use.owner.opview
+        if isinstance(op, AttentionOp):
+            if use.operand_number > 2 or not bool_attr(op, "library"):
+                return False
+        elif isinstance(op, (ReshapeOp, TransposeOp, SliceOp)) and len(op.operation.operands) == 1:
+            if not _views_into_attention(op.operation.results[0]):
+                return False
+        else:
+            return False
+    return bool(uses)
+
+
+class ProductReadsRowsInPlace(Pattern):
+    op = MatmulOp
+    statistic = "row transposes moved below a product into attention views"
+
+    def match(self, op):
+        if op.lhs.type.rank != 2 or op.rhs.type.rank != 2 or not _static(op.result):
+            return None
+        found = _rows_of_input(op)
+        if found is None:
+            return None
+        x, permutation, rows = found
+        if sorted(permutation[:rows]) != list(range(rows)) or permutation[rows:] != list(range(rows, len(permutation))):
+            return None  # reorders more than the rows
+        chain, last = _elementwise_users(op, op.result.type.shape[1])
+        if not _views_into_attention(last):
+            return None
+        return x, permutation, rows, chain, last
+
+    def rewrite(self, op, matched):
+        x, permutation, rows, chain, last = matched
+        product = rebuild(op, [reshape(x, list(op.lhs.type.shape)), op.rhs], op.result.type)
+        value = product
+        for elementwise, through in chain:
+            operands = list(elementwise.operation.operands)
+            operands[through] = value
+            value = rebuild(elementwise, operands, elementwise.operation.results[0].type)
+        n = op.result.type.shape[1]
+        moved = transpose(reshape(value, list(x.type.shape[:rows]) + [n]), permutation[:rows] + [rows])
+        last.replace_all_uses_with(reshape(moved, list(op.result.type.shape)))
+        return product
+
+    def counted_as(self, op, matched):
+        return self.statistic
+
+
 @register
 class MoveRowTransposes(PatternPass):
-    """Row reorderings after a product join the transpose before it."""
+    """Row reorderings after a product join the transpose before it (and, into attention's
+    views, the other way)."""
 
     name = "mlc-move-row-transposes"
+    # Move a product's input rows' reordering below it where attention's views take it.
+    into_attention: bool = False
 
     def patterns(self) -> list[Pattern]:
-        return [TransposeAfterProduct()]
-
+        return [TransposeAfterProduct()] + [ProductReadsRowsInPlace()] * self.into_attention

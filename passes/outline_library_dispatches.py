@@ -13,8 +13,10 @@ is inlined before.
 The executable's function takes each tensor the region reads from outside as a
 read-only binding, loaded whole, and each result as a write-only binding; scalar
 constants it reads are cloned inside. The export's workgroup count is the region's
-count region. Regions with dynamic sizes, or that read a scalar computed at run time,
-stay regions.
+count region. Regions with dynamic sizes, that read a scalar computed at run time, or
+whose workgroups each compute a part of the result (plans on IREE's workers) stay
+regions; the decode steps, whose caches this is for, run on the calling thread, one
+workgroup per call.
 """
 
 from torch_mlir import ir
@@ -31,6 +33,23 @@ def _binding_type(tensor_type: ir.RankedTensorType, access: str) -> ir.Type:
 
 def _calls_plugin(region: ir.Operation) -> bool:
     return any(op.operation.name == iree_flow.UKERNEL for op in region.regions[0].blocks[0].operations)
+
+
+def _splits_among_workgroups(region: ir.Operation) -> bool:
+    """Whether each workgroup computes a part of the result (`flow.dispatch.workgroup.id`):
+    outlined as a whole-result store, every workgroup's result was a stack buffer (ResNet's
+    library matmuls on IREE's workers: 200704 bytes, over IREE's 32 KiB limit)."""
+    found = []
+
+    def visit(op):
+        if op.name == iree_flow.WORKGROUP_ID:
+            found.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    for op in region.regions[0].blocks[0].operations:
+        op.operation.walk(visit)
+    return bool(found)
 
 
 def _inside(value: ir.Value, region: ir.Operation) -> bool:
@@ -156,7 +175,8 @@ class OutlineLibraryDispatches(Pass):
     def _outline(self, region: ir.Operation, name: str, main) -> bool:
         segments = list(ir.DenseI32ArrayAttr(region.attributes["operandSegmentSizes"]))
         captured = _captured(region)
-        if segments[0] or captured is None or not all(isinstance(r.type, ir.RankedTensorType) for r in region.results):
+        if (segments[0] or captured is None or _splits_among_workgroups(region)
+                or not all(isinstance(r.type, ir.RankedTensorType) for r in region.results)):
             return False
         tensors = [v for v in captured if isinstance(v.type, ir.RankedTensorType)]
         constants = [v for v in captured if not isinstance(v.type, ir.RankedTensorType)]

@@ -83,16 +83,17 @@ class Pipeline:
         """The graph passes for `target`: `mlc-fuse` given the ops the target compiles only
         alone (`runs_alone`) and those it wants outside any group (`left_outside`),
         unless the pipeline set them itself; `mlc-quantize-int8` with whole rows where
-        the target runs them so (`whole_quantized_rows`); `mlc-form-attention{library}`
-        and `mlc-attention-views` before the fusion where attention runs on mlc's matmul
-        plugin (`library_attention`)."""
+        the target runs them so (`whole_quantized_rows`); `mlc-form-attention{library}`,
+        `mlc-move-row-transposes{into-attention}` and `mlc-attention-views` before the
+        fusion where attention runs on mlc's matmul plugin (`library_attention`)."""
         passes = list(self.passes)
         # Asked only at int8: the answer builds the matmul plugin.
         if target is not None and "mlc-quantize-int8" in passes and getattr(target, "whole_quantized_rows", False):
             passes = ["mlc-quantize-int8{whole-rows=true}" if e == "mlc-quantize-int8" else e for e in passes]
         if target is not None and getattr(target, "library_attention", False) and "mlc-fuse" in passes:
             at = passes.index("mlc-fuse")
-            passes[at:at] = ["mlc-form-attention{library=true}", "mlc-attention-views"]
+            passes[at:at] = ["mlc-form-attention{library=true}", "mlc-move-row-transposes{into-attention=true}",
+                             "mlc-attention-views"]
         runs_alone, left_outside = (target.runs_alone, target.left_outside) if target is not None else ((), ())
         left_outside = tuple(dict.fromkeys(left_outside + self.left_outside))
         options = [f"isolate={','.join(runs_alone)}"] * bool(runs_alone) + [f"outside={','.join(left_outside)}"] * bool(left_outside)
