@@ -21,6 +21,7 @@ import numpy as np
 import torch
 from torch_mlir import ir
 
+from ...dialects import iree_flow
 from ...errors import UserError
 from ...passes.lower_to_linalg.check import DIVISION_BY_ZERO
 from ..executable_cache import ExecutableCache
@@ -376,7 +377,7 @@ def _cpu_passes(module: ir.Operation, options: dict, weights_inside: bool = True
     choice, driver = _plan(module, options, outside)
     facts = {"matmul_library": choice, "runtime_driver": driver}
     if not choice["library"]:
-        return [OUTLINE], facts
+        return [OUTLINE] if _calls_plugin(module) else [], facts
     shapes = ",".join(choice["library"])
     # On local-sync, one workgroup per matmul, split by the plugin among its own threads;
     # on IREE's task workers (one per core), one workgroup each: the plugin splits no call
@@ -403,6 +404,20 @@ def _plan(module: ir.Operation, options: dict, outside: float | None) -> tuple[d
         if cpu_runtime_driver(on_iree, options, regions) == "local-sync":
             return choice, "local-sync"
     return matmul_choice.choose(module, options), "local-task"
+
+
+def _calls_plugin(module: ir.Operation) -> bool:
+    """Whether the lowering put a call of mlc's plugin in the module (attention's heads)."""
+    found = []
+
+    def visit(op):
+        if op.name == iree_flow.UKERNEL:
+            found.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    return bool(found)
 
 
 def _dispatch_regions(module: ir.Operation) -> int:

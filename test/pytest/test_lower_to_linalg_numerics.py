@@ -716,6 +716,22 @@ op("scatter", "scatter_max_rows", "scatter", [floats(4, 3), SCATTER_ROWS, floats
 op("scatter", "scatter_replace_elements", "scatter",
    [ints(3, 4, dtype=np.int64), np.array([[0, 1], [2, 3], [1, 0]], np.int64), ints(3, dtype=np.int64)],
    lambda x, i, u: x.index_put((i[:, 0], i[:, 1]), u), 'combine = "replace"')
+
+
+def update_slice(x, u, offset, axis=1, start=(1, 0)):
+    """mlc.update_slice's reference: the offset from the end where negative, then clamped."""
+    at = int(offset) + (x.shape[axis] if int(offset) < 0 else 0)
+    at = min(max(at, 0), x.shape[axis] - u.shape[axis])
+    index = [slice(b, b + n) for b, n in zip(start, u.shape)]
+    index[axis] = slice(at, at + u.shape[axis])
+    result = x.clone()
+    result[tuple(index)] = u
+    return result
+
+
+for name, offset in (("update_slice", 2), ("update_slice_from_end", -3), ("update_slice_clamped", 9)):
+    op("scatter", name, "update_slice", [floats(4, 6), floats(2, 3), np.array(offset, np.int64)], update_slice,
+       "axis = 1 : i64, start = array<i64: 1, 0>")
 CASES.append(Case("scatter", "bincount_weighted", "", [np.array([1, 4, 1, 0], np.int64), floats(4)],
                   lambda x, w: torch.bincount(x, w.double(), minlength=3).float(), text="""\
 func.func @bincount_weighted(%x: tensor<4xi64>, %w: tensor<4xf32>) -> tensor<?xf32> {
