@@ -28,6 +28,20 @@ def defining(value: ir.Value, *classes: type) -> MlcOp | None:
     return view
 
 
+def any_op(root: ir.Operation, predicate) -> bool:
+    """Whether some op in `root` (itself included) satisfies `predicate`."""
+    found = []
+
+    def visit(op):
+        if predicate(op):
+            found.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    root.walk(visit)
+    return bool(found)
+
+
 def is_constant(value: ir.Value) -> bool:
     """Whether `value` is an `mlc.constant`."""
     return defining(value, data_ops.ConstantOp) is not None

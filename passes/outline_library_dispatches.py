@@ -22,6 +22,7 @@ workgroup per call.
 from torch_mlir import ir
 
 from ..dialects import iree_flow
+from .graph import any_op
 from .registry import Pass, register
 
 EXECUTABLE_PREFIX = "mlc_library"
@@ -39,17 +40,7 @@ def _splits_among_workgroups(region: ir.Operation) -> bool:
     """Whether each workgroup computes a part of the result (`flow.dispatch.workgroup.id`):
     outlined as a whole-result store, every workgroup's result was a stack buffer (ResNet's
     library matmuls on IREE's workers: 200704 bytes, over IREE's 32 KiB limit)."""
-    found = []
-
-    def visit(op):
-        if op.name == iree_flow.WORKGROUP_ID:
-            found.append(op)
-            return ir.WalkResult.INTERRUPT
-        return ir.WalkResult.ADVANCE
-
-    for op in region.regions[0].blocks[0].operations:
-        op.operation.walk(visit)
-    return bool(found)
+    return any_op(region, lambda op: op.name == iree_flow.WORKGROUP_ID)
 
 
 def _inside(value: ir.Value, region: ir.Operation) -> bool:

@@ -23,6 +23,7 @@ from torch_mlir import ir
 
 from ...dialects import iree_flow
 from ...errors import UserError
+from ...passes.graph import any_op
 from ...passes.lower_to_linalg.check import DIVISION_BY_ZERO
 from ..executable_cache import ExecutableCache
 from ..failures import IreeCompileFailure, OutOfMemory
@@ -408,16 +409,7 @@ def _plan(module: ir.Operation, options: dict, outside: float | None) -> tuple[d
 
 def _calls_plugin(module: ir.Operation) -> bool:
     """Whether the lowering put a call of mlc's plugin in the module (attention's heads)."""
-    found = []
-
-    def visit(op):
-        if op.name == iree_flow.UKERNEL:
-            found.append(op)
-            return ir.WalkResult.INTERRUPT
-        return ir.WalkResult.ADVANCE
-
-    module.walk(visit)
-    return bool(found)
+    return any_op(module, lambda op: op.name == iree_flow.UKERNEL)
 
 
 def _dispatch_regions(module: ir.Operation) -> int:
@@ -604,20 +596,6 @@ def _first_type_of(module: ir.Operation, element_class: type) -> str | None:
     return found[0] if found else None
 
 
-def _any_op(module: ir.Operation, predicate) -> bool:
-    """Whether some op of the module satisfies `predicate`."""
-    found = []
-
-    def visit(op):
-        if predicate(op):
-            found.append(op)
-            return ir.WalkResult.INTERRUPT
-        return ir.WalkResult.ADVANCE
-
-    module.walk(visit)
-    return bool(found)
-
-
 def _is_int64(type_: ir.Type) -> bool:
     return isinstance(type_, ir.IntegerType) and type_.width == 64
 
@@ -662,12 +640,12 @@ def _compile_vulkan(module: ir.Operation, options: dict, cache: ExecutableCache 
                         f"has values of type {f16}); name one with 16-bit floats (target_options={{'vulkan-target': "
                         "'llvmpipe'} for lavapipe, or your GPU's: 'ampere', 'rdna3', ...) or convert the model and "
                         "its inputs to float32")
-    if not named and _any_op(module, _divides_int64):
+    if not named and any_op(module, _divides_int64):
         raise UserError("target 'vulkan-spirv' without a named Vulkan target cannot divide int64 values (IREE "
                         "emulates int64 there, without division or remainder); name one with 64-bit integers "
                         "(target_options={'vulkan-target': 'llvmpipe'} for lavapipe, or your GPU's) or divide "
                         "in int32")
-    flags = [f"--iree-vulkan-target={named}"] if named else [NO_INLINED_CONSTANTS] * _any_op(module, _is_i64_table)
+    flags = [f"--iree-vulkan-target={named}"] if named else [NO_INLINED_CONSTANTS] * any_op(module, _is_i64_table)
     return compile_to_vmfb(module, VULKAN_SPIRV, flags, cache)
 
 
