@@ -137,20 +137,30 @@ class TransposeAfterProduct(Pattern):
 
     def rewrite(self, op, matched):
         found, order = matched
-        permutation = [found.permutation[d] for d in order] + found.permutation[found.rows:]
+        permutation = _joined(found, order)
         x = found.x if permutation == sorted(permutation) else transpose(found.x, permutation)
         product = found.product
         value = rebuild(product, [reshape(x, list(product.lhs.type.shape)), product.rhs], product.result.type)
-        for elementwise, through in found.chain:
-            operands = list(elementwise.operation.operands)
-            operands[through] = value
-            value = rebuild(elementwise, operands, elementwise.operation.results[0].type)
-        return reshape(value, list(op.result.type.shape))
+        return reshape(_replayed(found.chain, value), list(op.result.type.shape))
 
     def counted_as(self, op, matched):
-        found, _ = matched
-        permutation = [found.permutation[d] for d in matched[1]] + found.permutation[found.rows:]
+        permutation = _joined(*matched)
         return {self.statistic: 1, "transposes removed": 1 + (permutation == sorted(permutation))}
+
+
+def _joined(found: RowsOfProduct, order: list[int]) -> list[int]:
+    """The one transpose of x: its row dims taken in `order`, its column dims as they were."""
+    return [found.permutation[d] for d in order] + found.permutation[found.rows:]
+
+
+def _replayed(chain: list, value: ir.Value) -> ir.Value:
+    """The chain's elementwise ops again, each reading `value` (then its predecessor's
+    result) where it read the old product's chain."""
+    for elementwise, through in chain:
+        operands = list(elementwise.operation.operands)
+        operands[through] = value
+        value = rebuild(elementwise, operands, elementwise.operation.results[0].type)
+    return value
 
 
 def _elementwise_users(product: MatmulOp, columns: int) -> tuple[list, ir.Value] | None:
@@ -209,11 +219,7 @@ class ProductReadsRowsInPlace(Pattern):
     def rewrite(self, op, matched):
         x, permutation, rows, chain, last = matched
         product = rebuild(op, [reshape(x, list(op.lhs.type.shape)), op.rhs], op.result.type)
-        value = product
-        for elementwise, through in chain:
-            operands = list(elementwise.operation.operands)
-            operands[through] = value
-            value = rebuild(elementwise, operands, elementwise.operation.results[0].type)
+        value = _replayed(chain, product)
         n = op.result.type.shape[1]
         moved = transpose(reshape(value, list(x.type.shape[:rows]) + [n]), permutation[:rows] + [rows])
         last.replace_all_uses_with(reshape(moved, list(op.result.type.shape)))
