@@ -175,8 +175,8 @@ class AttentionOp(MlcOp, name="attention", traits=[ext.Pure]):
     """`softmax(query @ key^T * scale + mask) @ value` over the last two dimensions:
     query [..., M, D], key [..., N, D], value [..., N, Dv] with equal batch dimensions,
     and an additive f32 `mask` that broadcasts to the scores [..., M, N] (a 0-d zero
-    for none). With `zero_masked_rows`, a query whose mask row is all -inf gets zero
-    weights (torch's attention), where softmax alone gives NaN. Formed from its steps
+    for none). With `zero_masked_rows`, a query whose scores (the mask added) are all
+    -inf gets zero weights (torch's attention), where softmax alone gives NaN. Formed from its steps
     by `mlc-form-attention`, so that one kernel computes a head's scores, softmax and
     output while they sit in cache; with `library`, mlc's matmul plugin runs it."""
 
@@ -225,8 +225,6 @@ class AttentionOp(MlcOp, name="attention", traits=[ext.Pure]):
         if mask.rank > len(scores) or broadcast_shapes(mask.shape, scores) != scores:
             raise VerifyError(f"mask {mask} does not broadcast to the scores {format_shape(scores)}")
         float_attr(self, "scale")
-        if bool_attr(self, "zero_masked_rows") and mask.rank == 0:
-            raise VerifyError("zero_masked_rows needs a mask with rows (rank >= 1), got a 0-d mask")
         if bool_attr(self, "library"):
             if not all(v.type.has_static_shape for v in (self.query, self.key, self.value, self.mask)):
                 raise VerifyError("on the library (library = true), the operands' shapes must be static")

@@ -12,9 +12,10 @@ computes each head's scores, softmax and output in one call, the scores in cache
 What it takes: f32 operands of static shapes; the scale a splat constant (a multiply
 or a divide; none is 1); any number of additive masks, added at the softmax's shape,
 that broadcast in a form the plugin reads (`mask_strides`; a splat zero is dropped);
-and the select of torch's attention that zeroes a query's weights where its mask row
-is all -inf (`_zero_fully_masked_rows` of the conversion; a constant false condition
-is dropped). Each intermediate must have no other use. Reshapes that regroup the batch
+and the select of torch's attention that zeroes the weights where the scores are -inf
+(`_zero_weights_of_minus_inf` of the conversion: the softmax's input compared with
+-inf; a constant false condition is dropped). Each intermediate must have no other use
+(the scores: but that comparison). Reshapes that regroup the batch
 dimensions between the steps are seen through (the products take [heads, rows,
 columns], a mask [batch, heads, rows, columns]): the op is formed at the softmax's
 shape, its operands reshaped to it, with as many heads in every operand (no
@@ -27,9 +28,9 @@ import math
 
 from torch_mlir import ir
 
-from ..dialects import compute_ops, data_ops, elementwise_ops, normalization_ops, reduction_ops, shape_ops
+from ..dialects import compute_ops, data_ops, elementwise_ops, normalization_ops, shape_ops
 from ..dialects.compute_ops import mask_strides
-from ..dialects.op_base import bool_attr, i64_array, int_attr
+from ..dialects.op_base import i64_array, int_attr
 from .constant_values import splat_of
 from .graph import boolean, broadcast_binary, defining, f64, i64_array_attr, reshape, splat, tensor_type, transpose
 from .registry import register
@@ -75,24 +76,35 @@ class _Steps:
     def __init__(self):
         self.masks: list[ir.Value] = []
         self.scale = 1.0
-        self.zero_masked_rows: ir.Value | None = None  # the mask whose all -inf rows get zero weights
+        self.zero_rows_of: ir.Value | None = None  # the scores whose -inf entries get zero weights
+        self.compared = None  # what the select compares with -inf: those scores, through views
 
 
 def _zeroed_rows(select) -> tuple[ir.Value, ir.Value | None] | None:
-    """(the softmax's weights, the mask) of select(rows of mask all -inf, 0, weights);
-    (weights, None) for a constant false condition."""
-    if _splat(select.on_true) != 0.0:
+    """(the softmax's weights, the value compared) of select(scores == -inf, 0, weights),
+    one test per weight; (weights, None) for a constant false condition."""
+    if _splat(select.on_true) != 0.0 or list(select.on_false.type.shape) != list(select.result.type.shape):
         return None
     if _splat(select.condition) is False:
         return select.on_false, None
-    compare = defining(_source(select.condition), elementwise_ops.CompareOp)
+    compare = defining(select.condition, elementwise_ops.CompareOp)
     if compare is None or ir.StringAttr(compare.attributes["predicate"]).value != "eq" or _splat(compare.rhs) != -math.inf:
         return None
-    peak = defining(compare.lhs, reduction_ops.ReduceMaxOp)
-    if peak is None or i64_array(peak, "axes") not in ([-1], [peak.input.type.rank - 1]) or \
-            not bool_attr(peak, "keepdim") or select.condition.type.shape[-1:] != [1]:
-        return None  # not one flag per row
-    return select.on_false, peak.input
+    if list(compare.lhs.type.shape) != list(select.result.type.shape) or not _only_use(select.condition):
+        return None
+    return select.on_false, compare.lhs
+
+
+def _compares(compared: ir.Value, scores: ir.Value) -> bool:
+    """Whether the test reads `scores` (through reshapes, each read by the next alone),
+    and nothing else but the softmax reads the scores."""
+    value = compared
+    while value != scores:
+        view = defining(value, shape_ops.ReshapeOp)
+        if view is None or not _only_use(value):
+            return False
+        value = view.input
+    return len(list(scores.uses)) == 2
 
 
 def _through_views(value: ir.Value) -> ir.Value:
@@ -137,13 +149,22 @@ def _match(matmul) -> tuple[_Steps, ir.Value, ir.Value, ir.Value, list[int]] | N
         zeroed = _zeroed_rows(select) if _only_use(weights) else None
         if zeroed is None:
             return None
-        weights, steps.zero_masked_rows = zeroed
+        weights, steps.compared = zeroed
+        weights = _through_views(weights)
     softmax = defining(weights, normalization_ops.SoftmaxOp)
     if softmax is None or not _only_use(weights) or int_attr(softmax, "axis") % weights.type.rank != weights.type.rank - 1:
         return None
     batch = list(weights.type.shape[:-2])
     scores = softmax.input
-    while (add := defining(scores, elementwise_ops.AddOp)) is not None and _only_use(scores):
+    if steps.compared is not None:
+        if not _compares(steps.compared, scores):
+            return None  # the weights zeroed are not where the softmax's own scores are -inf
+        steps.zero_rows_of = scores
+
+    def sole(value):  # no use but the next step's (and the comparison of the softmax's input)
+        return _only_use(value) or (steps.zero_rows_of is not None and value == steps.zero_rows_of)
+
+    while (add := defining(scores, elementwise_ops.AddOp)) is not None and sole(scores):
         split = _scores_and_mask(add)
         if split is None or list(add.result.type.shape[:-2]) != batch:
             return None
@@ -151,14 +172,14 @@ def _match(matmul) -> tuple[_Steps, ir.Value, ir.Value, ir.Value, list[int]] | N
         steps.masks.insert(0, mask)
     scores = _through_views(scores)
     scaled = defining(scores, elementwise_ops.MulOp, elementwise_ops.DivOp)
-    if scaled is not None and _only_use(scores):
+    if scaled is not None and sole(scores):
         factor, scores = _scale(scaled)
         if factor is None:
             return None
         steps.scale = factor
         scores = _through_views(scores)
     product = defining(scores, compute_ops.MatmulOp)
-    if product is None or not _only_use(scores):
+    if product is None or not sole(scores):
         return None
     query, key_t = _before_narrowing(product.lhs), _before_narrowing(product.rhs)
     if not all(_is_f32(v) for v in (query, key_t, value, matmul.result, *steps.masks)):
@@ -170,9 +191,6 @@ def _match(matmul) -> tuple[_Steps, ir.Value, ir.Value, ir.Value, list[int]] | N
             matmul.lhs.type.shape[:-2]) or math.prod(query.type.shape[:-2]) != heads:
         return None
     steps.masks = [mask for mask in steps.masks if _splat(mask) != 0.0]
-    if steps.zero_masked_rows is not None and (len(steps.masks) != 1 or steps.masks[0].type.rank == 0
-                                               or _source(steps.masks[0]) != _source(steps.zero_masked_rows)):
-        return None
     scores_shape = [*batch, query.type.shape[-2], key_t.type.shape[-1]]
     mask_shape = []
     for mask in steps.masks:
@@ -219,7 +237,7 @@ class AttentionSteps(Pattern):
         query, key, value = (reshape(v, [*batch, *v.type.shape[-2:]]) for v in (query, key, value))
         result_type = tensor_type([*batch, query.type.shape[-2], value.type.shape[-1]], query.type.element_type)
         attention = compute_ops.AttentionOp(query, key, value, mask, f64(steps.scale),
-                                            boolean(steps.zero_masked_rows is not None), boolean(self.library),
+                                            boolean(steps.zero_rows_of is not None), boolean(self.library),
                                             i64_array_attr([]), result_type).result
         return reshape(attention, list(matmul.result.type.shape))
 

@@ -219,19 +219,17 @@ def scaled_dot_product_attention(op):
         causal = _causal_mask(scores_shape[-2], scores_shape[-1], element_type)
         scores = elementwise_ops.AddOp(scores, causal, scores_type).result
     weights = normalization_ops.SoftmaxOp(scores, i64(-1), scores_type).result
-    if not op.is_none("attn_mask"):
-        weights = _zero_fully_masked_rows(mask, weights)
-    return matmul(weights, v, op.result_type())
+    return matmul(_zero_weights_of_minus_inf(scores, weights), v, op.result_type())
 
 
-def _zero_fully_masked_rows(mask, weights):
-    """torch's attention gives a query whose every key is masked (a row of -inf in the
-    additive mask) zero weights, where softmax alone gives 0/0 = NaN. The row's max is
-    taken over the mask, not the scores: it is smaller (often broadcast over heads),
-    and IREE miscompiled a max and a softmax of the same scores at -O0 (399 keys)."""
-    element_type, shape = mask.type.element_type, list(mask.type.shape)
-    peak_type = tensor_type(shape[:-1] + [1], element_type)
-    peak = reduction_ops.ReduceMaxOp(mask, i64_array_attr([-1]), boolean(True), peak_type).result
-    masked = elementwise_ops.CompareOp(peak, splat(-math.inf, element_type), string("eq"),
-                                       tensor_type(peak_type.shape, ir.IntegerType.get_signless(1))).result
-    return elementwise_ops.SelectOp(masked, splat(0.0, element_type), weights, weights.type).result
+def _zero_weights_of_minus_inf(scores, weights):
+    """Zero weights where the scores are -inf. torch's attention gives a query whose
+    scores are all -inf (every key masked, or a score overflowed) zero weights, where
+    softmax alone gives 0/0 = NaN; elsewhere a -inf score's weight is 0 already, or its
+    row is NaN (it holds NaN or +inf) and stays so through the product. Elementwise, so
+    it joins the product's dispatch (a max over each row took one more per layer).
+    mlc-form-attention folds it into mlc.attention's `zero_masked_rows`."""
+    element_type = scores.type.element_type
+    minus_inf = elementwise_ops.CompareOp(scores, splat(-math.inf, element_type), string("eq"),
+                                          tensor_type(list(scores.type.shape), ir.IntegerType.get_signless(1))).result
+    return elementwise_ops.SelectOp(minus_inf, splat(0.0, element_type), weights, weights.type).result

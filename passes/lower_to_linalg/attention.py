@@ -19,7 +19,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith
 
 from ...dialects import compute_ops as compute
-from ...dialects import elementwise_ops, iree_flow, normalization_ops, reduction_ops, shape_ops
+from ...dialects import elementwise_ops, iree_flow, normalization_ops, shape_ops
 from ...dialects.compute_ops import dense_view, mask_strides
 from ...dialects.op_base import bool_attr, float_attr, i64_array
 from ..op_registry import LOWERINGS, lowers
@@ -107,26 +107,24 @@ def _steps(op) -> ir.Value:
     weights = _lowered(normalization_ops.SoftmaxOp(scores_full, ir.IntegerAttr.get(ir.IntegerType.get_signless(64), -1),
                                                    full_type).result)
     if bool_attr(op, "zero_masked_rows"):
-        weights = _zero_masked_rows(mask, weights)
+        weights = _zero_weights_of_minus_inf(scores_full, weights)
     weights = _lowered(shape_ops.ReshapeOp(weights, [], scores_type).result)
     product = _lowered(compute.MatmulOp(weights, v3, ir.RankedTensorType.get([heads, m, dv], f32)).result)
     return _lowered(shape_ops.ReshapeOp(product, [], op.result.type).result)
 
 
-def _zero_masked_rows(mask: ir.Value, weights: ir.Value) -> ir.Value:
-    """Zero weights where the mask's row is all -inf (as torch's attention gives them)."""
-    f32, i1 = mask.type.element_type, ir.IntegerType.get_signless(1)
-    shape = list(mask.type.shape)  # mlc-form-attention zeroes rows only for a mask of rank >= 1
-    peak_type = ir.RankedTensorType.get([*shape[:-1], 1], f32)
-    peak = _lowered(reduction_ops.ReduceMaxOp(mask, ir.DenseI64ArrayAttr.get([-1]), ir.BoolAttr.get(True), peak_type).result)
+def _zero_weights_of_minus_inf(scores: ir.Value, weights: ir.Value) -> ir.Value:
+    """Zero weights where the scores are -inf: a row all -inf gets zeros (torch's
+    attention), one holding NaN or +inf stays NaN through the product."""
+    f32, i1 = scores.type.element_type, ir.IntegerType.get_signless(1)
 
     def splat(x):
         attr = ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([], f32), ir.FloatAttr.get(f32, x))
         return ir.Operation.create("arith.constant", results=[attr.type], attributes={"value": attr}).results[0]
 
-    masked = _lowered(elementwise_ops.CompareOp(peak, splat(-math.inf), ir.StringAttr.get("eq"),
-                                                ir.RankedTensorType.get(peak_type.shape, i1)).result)
-    return _lowered(elementwise_ops.SelectOp(masked, splat(0.0), weights, weights.type).result)
+    minus_inf = _lowered(elementwise_ops.CompareOp(scores, splat(-math.inf), ir.StringAttr.get("eq"),
+                                                   ir.RankedTensorType.get(list(scores.type.shape), i1)).result)
+    return _lowered(elementwise_ops.SelectOp(minus_inf, splat(0.0), weights, weights.type).result)
 
 
 @lowers(compute.AttentionOp)

@@ -90,6 +90,26 @@ def test_nan_and_infinity_in_the_scores_propagate_as_in_eager():
     assert torch.isnan(compiled(q, k, v)[0, 0, 1]).all()
 
 
+@pytest.mark.parametrize("options", [{}, OFF, {"opt_level": 0}], ids=["plugin", "steps", "O0"])
+def test_a_query_whose_scores_are_all_minus_inf_gets_zero_weights_as_torch_does(options):
+    """torch's attention zeroes a query whose scores are all -inf, mask or none (here an
+    infinite query against negative keys: the random programs' seed 140002 made it by
+    overflowing a float16), as its reference `_safe_softmax` does; softmax gives NaN."""
+    q, k, v = qkv(batch=1, heads=2, m=6, n=9)
+    k = -k.abs() - 0.1
+    q[0, 1, 4] = 0.0
+    q[0, 1, 4, 0] = math.inf
+    keep = torch.ones(1, 2, 6, 9, dtype=torch.bool)
+    keep[0, 0, 2] = False
+    for inputs in ((q, k, v), (q, k, v, keep)):
+        compiled = compile_and_compare(Attention(), *inputs, **options)
+        if not options:
+            assert formed(compiled) == 1
+        out = compiled(*inputs)
+        assert torch.equal(out[0, 1, 4], torch.zeros(16))
+    assert torch.equal(out[0, 0, 2], torch.zeros(16))
+
+
 def test_multi_head_attention_layers_match_eager():
     """nn.MultiheadAttention, whose export transposes heads around the products: the key's
     transposes fold into one, and the layer's matmuls stay on their own path."""

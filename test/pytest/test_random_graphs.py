@@ -125,11 +125,13 @@ def test_a_reduction_read_through_two_maps_on_vulkan():
 @pytest.mark.iree
 @pytest.mark.parametrize("function", [lambda x: torch.maximum(torch.amax(x, 0), torch.amax(x, 0)),
                                       lambda x: torch.minimum(x, x),
-                                      lambda x: torch.where(x.flip(0) > 0, torch.minimum(x, x), x)],
-                         ids=["maximum", "minimum", "where of one value"])
+                                      lambda x: torch.where(x.flip(0) > 0, torch.minimum(x, x), x),
+                                      lambda x: torch.round(x * 8).long() / (torch.round(x.flip(-1) * 8).long().abs() + 1)],
+                         ids=["maximum", "minimum", "where of one value", "int64 abs"])
 def test_what_random_programs_found_on_vulkan(function):
     """max(x, x), and where(c, x, x) (seed 140026): IREE's SPIR-V code generation refused
-    the copy IREE folded them to."""
+    the copy IREE folded them to. The abs of an int64 value (seed 150025): IREE's int64
+    emulation could not legalize `math.absi`."""
     runs, why = targets.get("vulkan-spirv").can_run()
     if not runs:
         pytest.skip(f"vulkan-spirv does not run here: {why}")

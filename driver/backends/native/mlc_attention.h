@@ -8,7 +8,8 @@
  * where as steps they went through memory three times (four dispatches).
  *
  * The softmax follows torch's: a row holding NaN, or +inf, or only -inf, is NaN; with
- * ZERO_MASKED_ROWS, a row whose mask is all -inf is zero (torch's attention). exp is
+ * ZERO_MASKED_ROWS, a row whose scores (the mask added) are all -inf is zero (torch's
+ * attention: every key masked, or the scores overflowed). exp is
  * vector_math.h's, which the compiler vectorizes for each instruction set (target_clones). */
 
 #include <math.h>
@@ -49,7 +50,10 @@ static const float* view_rows(const float* base, size_t offset, const mlc_attent
 
 enum { ATTENTION_HAS_MASK = 1, ATTENTION_ZERO_MASKED_ROWS = 2 };
 
-/* The row's softmax in place; 1 when the row was NaN (left for the caller to fill). */
+enum { SOFTMAX_DONE = 0, SOFTMAX_NAN = 1, SOFTMAX_ALL_MINUS_INF = 2 };
+
+/* The row's softmax in place; SOFTMAX_NAN when it is NaN and SOFTMAX_ALL_MINUS_INF
+ * when every score is -inf, both left for the caller to fill. */
 __attribute__((target_clones("avx512f", "avx2", "default"))) static int softmax_row(float* row, size_t n) {
   enum { LANES = 16 };
   float peaks[LANES];
@@ -60,7 +64,12 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) static int softmax_
   float peak = -INFINITY;
   for (int l = 0; l < LANES; ++l) peak = peaks[l] > peak ? peaks[l] : peak;
   for (; j < n; ++j) peak = row[j] > peak ? row[j] : peak;
-  /* NaN anywhere, +inf (inf - inf), or only -inf (-inf - -inf) make x - peak NaN. */
+  if (peak == -INFINITY) {  /* the max ignores NaN: each score is -inf or NaN */
+    for (j = 0; j < n; ++j)
+      if (row[j] != -INFINITY) return SOFTMAX_NAN;
+    return SOFTMAX_ALL_MINUS_INF;
+  }
+  /* NaN anywhere, or +inf (inf - inf), make x - peak NaN. */
   float sums[LANES] = {0}, nans[LANES] = {0};
   for (j = 0; j + LANES <= n; j += LANES)
     for (int l = 0; l < LANES; ++l) {
@@ -78,10 +87,10 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) static int softmax_
     row[j] = exp_nonpositive(x);
     sum += row[j];
   }
-  if (nan != 0.0f || peak != peak) return 1;
+  if (nan != 0.0f || peak != peak) return SOFTMAX_NAN;
   const float inverse = 1.0f / sum;
   for (j = 0; j < n; ++j) row[j] *= inverse;
-  return 0;
+  return SOFTMAX_DONE;
 }
 
 /* The scores of one head, in a buffer of the calling thread's that grows as needed. */
@@ -117,18 +126,12 @@ static int attention_head(const mlc_attention_params_t* p, size_t head) {
   for (size_t i = 0; i < m; ++i) {
     float* row = scores + i * n;
     const float* mask_row = mask + i * p->mask_row_stride;
-    int masked = 0;
-    if (p->flags & ATTENTION_HAS_MASK) {
-      masked = n > 0;
-      for (size_t j = 0; j < n; ++j) {
-        const float term = mask_row[j * p->mask_column_stride];
-        row[j] += term;
-        masked &= term == -INFINITY;
-      }
-    }
-    if ((p->flags & ATTENTION_ZERO_MASKED_ROWS) && masked) {
+    if (p->flags & ATTENTION_HAS_MASK)
+      for (size_t j = 0; j < n; ++j) row[j] += mask_row[j * p->mask_column_stride];
+    const int outcome = softmax_row(row, n);
+    if (outcome == SOFTMAX_ALL_MINUS_INF && (p->flags & ATTENTION_ZERO_MASKED_ROWS)) {
       memset(row, 0, n * sizeof(float));
-    } else if (softmax_row(row, n)) {
+    } else if (outcome != SOFTMAX_DONE) {
       for (size_t j = 0; j < n; ++j) row[j] = NAN;
     }
   }

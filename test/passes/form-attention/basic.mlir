@@ -4,7 +4,7 @@
 /// mlc-form-attention makes matmul(select?(softmax(matmul(q, kT) * scale + mask...)), v)
 /// one mlc.attention: the forms torch's scaled_dot_product_attention takes through
 /// mlc's converter (a scale by multiply or divide, a broadcast mask, the select that
-/// zeroes fully masked rows), and the forms it drops (no scale, a constant false
+/// zeroes rows of scores all -inf), and the forms it drops (no scale, a constant false
 /// select, a splat zero mask). Each chain here is formed: the count (which adds up
 /// over the split inputs) grows by one with each function.
 
@@ -23,6 +23,10 @@
 // STATS-NEXT: (10) attentions formed
 // STATS-NEXT: 'mlc-form-attention'
 // STATS-NEXT: (11) attentions formed
+// STATS-NEXT: 'mlc-form-attention'
+// STATS-NEXT: (12) attentions formed
+// STATS-NEXT: 'mlc-form-attention'
+// STATS-NEXT: (13) attentions formed
 // STATS-NOT: attentions formed
 
 /// As mlc's converter emits SDPA: the key [1, 128, 12, 64] transposed to [1, 12, 64,
@@ -93,31 +97,79 @@ func.func @divided(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x8x16xf32>, %v: tenso
 
 // -----
 
-/// torch's attention zeroes the weights of a query whose mask row is all -inf
-/// (softmax alone gives NaN there): select(rows of the mask all -inf, 0, softmax).
-/// The select goes into the op as zero_masked_rows; the mask stays its operand.
+/// torch's attention zeroes the weights of a query whose scores are all -inf (every
+/// key masked, or scores overflowed; softmax alone gives NaN there), which the
+/// conversion writes select(softmax's input == -inf, 0, softmax). The select goes into
+/// the op as zero_masked_rows; the mask stays its operand.
 
-// CHECK-LABEL: func.func @zeroed_masked_rows
+// CHECK-LABEL: func.func @zeroed_rows_of_minus_inf
 // CHECK-SAME:    (%[[Q:.*]]: tensor<2x3x8x16xf32>, %[[K:.*]]: tensor<2x3x8x16xf32>, %[[V:.*]]: tensor<2x3x8x16xf32>, %[[MASK:.*]]: tensor<2x1x8x8xf32>)
 // CHECK:       %[[O:.*]] = "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[MASK]]) {library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = true}
 // CHECK-NEXT:  return %[[O]]
 // CHECK-NOT:   mlc.select
 // CHECK-NOT:   mlc.compare
 // CHECK-NOT:   mlc.reduce_max
-func.func @zeroed_masked_rows(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x8x16xf32>, %v: tensor<2x3x8x16xf32>, %mask: tensor<2x1x8x8xf32>) -> tensor<2x3x8x16xf32> {
+func.func @zeroed_rows_of_minus_inf(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x8x16xf32>, %v: tensor<2x3x8x16xf32>, %mask: tensor<2x1x8x8xf32>) -> tensor<2x3x8x16xf32> {
   %kt = "mlc.transpose"(%k) {permutation = array<i64: 0, 1, 3, 2>} : (tensor<2x3x8x16xf32>) -> tensor<2x3x16x8xf32>
   %s = "mlc.matmul"(%q, %kt) : (tensor<2x3x8x16xf32>, tensor<2x3x16x8xf32>) -> tensor<2x3x8x8xf32>
   %c = "mlc.constant"() {value = dense<2.500000e-01> : tensor<f32>} : () -> tensor<f32>
   %m = "mlc.mul"(%s, %c) : (tensor<2x3x8x8xf32>, tensor<f32>) -> tensor<2x3x8x8xf32>
   %a = "mlc.add"(%m, %mask) : (tensor<2x3x8x8xf32>, tensor<2x1x8x8xf32>) -> tensor<2x3x8x8xf32>
   %w = "mlc.softmax"(%a) {axis = -1 : i64} : (tensor<2x3x8x8xf32>) -> tensor<2x3x8x8xf32>
-  %peak = "mlc.reduce_max"(%mask) {axes = array<i64: -1>, keepdim = true} : (tensor<2x1x8x8xf32>) -> tensor<2x1x8x1xf32>
   %ninf = "mlc.constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
-  %masked = "mlc.compare"(%peak, %ninf) {predicate = "eq"} : (tensor<2x1x8x1xf32>, tensor<f32>) -> tensor<2x1x8x1xi1>
+  %empty = "mlc.compare"(%a, %ninf) {predicate = "eq"} : (tensor<2x3x8x8xf32>, tensor<f32>) -> tensor<2x3x8x8xi1>
   %zero = "mlc.constant"() {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
-  %z = "mlc.select"(%masked, %zero, %w) : (tensor<2x1x8x1xi1>, tensor<f32>, tensor<2x3x8x8xf32>) -> tensor<2x3x8x8xf32>
+  %z = "mlc.select"(%empty, %zero, %w) : (tensor<2x3x8x8xi1>, tensor<f32>, tensor<2x3x8x8xf32>) -> tensor<2x3x8x8xf32>
   %o = "mlc.matmul"(%z, %v) : (tensor<2x3x8x8xf32>, tensor<2x3x8x16xf32>) -> tensor<2x3x8x16xf32>
   return %o : tensor<2x3x8x16xf32>
+}
+
+// -----
+
+/// Without a mask, the comparison reads the scaled scores, the softmax's input: the op
+/// has the 0-d zero mask and zero_masked_rows.
+
+// CHECK-LABEL: func.func @zeroed_rows_without_mask
+// CHECK:       "mlc.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = true} : (tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<f32>) -> tensor<4x8x16xf32>
+// CHECK-NOT:   mlc.select
+// CHECK-NOT:   mlc.reduce_max
+func.func @zeroed_rows_without_mask(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tensor<4x8x16xf32>) -> tensor<4x8x16xf32> {
+  %kt = "mlc.transpose"(%k) {permutation = array<i64: 0, 2, 1>} : (tensor<4x8x16xf32>) -> tensor<4x16x8xf32>
+  %s = "mlc.matmul"(%q, %kt) : (tensor<4x8x16xf32>, tensor<4x16x8xf32>) -> tensor<4x8x8xf32>
+  %c = "mlc.constant"() {value = dense<2.500000e-01> : tensor<f32>} : () -> tensor<f32>
+  %m = "mlc.mul"(%s, %c) : (tensor<4x8x8xf32>, tensor<f32>) -> tensor<4x8x8xf32>
+  %w = "mlc.softmax"(%m) {axis = -1 : i64} : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %ninf = "mlc.constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %empty = "mlc.compare"(%m, %ninf) {predicate = "eq"} : (tensor<4x8x8xf32>, tensor<f32>) -> tensor<4x8x8xi1>
+  %zero = "mlc.constant"() {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
+  %z = "mlc.select"(%empty, %zero, %w) : (tensor<4x8x8xi1>, tensor<f32>, tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %o = "mlc.matmul"(%z, %v) : (tensor<4x8x8xf32>, tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  return %o : tensor<4x8x16xf32>
+}
+
+// -----
+
+/// After mlc-sink-reshapes the softmax reads the scores at [heads, rows, keys] and the
+/// comparison at [batch, heads, rows, keys], through a reshape: both are seen through,
+/// and the select's elements are the softmax's in order.
+
+// CHECK-LABEL: func.func @zeroed_rows_through_views
+// CHECK:       "mlc.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = true} : (tensor<6x5x16xf32>, tensor<6x5x16xf32>, tensor<6x5x16xf32>, tensor<f32>) -> tensor<6x5x16xf32>
+// CHECK-NOT:   mlc.select
+func.func @zeroed_rows_through_views(%q: tensor<6x5x16xf32>, %kt: tensor<6x16x5xf32>, %v: tensor<6x5x16xf32>) -> tensor<6x5x16xf32> {
+  %s = "mlc.matmul"(%q, %kt) : (tensor<6x5x16xf32>, tensor<6x16x5xf32>) -> tensor<6x5x5xf32>
+  %c = "mlc.constant"() {value = dense<2.500000e-01> : tensor<f32>} : () -> tensor<f32>
+  %m = "mlc.mul"(%s, %c) : (tensor<6x5x5xf32>, tensor<f32>) -> tensor<6x5x5xf32>
+  %m4 = "mlc.reshape"(%m) : (tensor<6x5x5xf32>) -> tensor<2x3x5x5xf32>
+  %w = "mlc.softmax"(%m) {axis = 2 : i64} : (tensor<6x5x5xf32>) -> tensor<6x5x5xf32>
+  %w4 = "mlc.reshape"(%w) : (tensor<6x5x5xf32>) -> tensor<2x3x5x5xf32>
+  %ninf = "mlc.constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %empty = "mlc.compare"(%m4, %ninf) {predicate = "eq"} : (tensor<2x3x5x5xf32>, tensor<f32>) -> tensor<2x3x5x5xi1>
+  %zero = "mlc.constant"() {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
+  %z = "mlc.select"(%empty, %zero, %w4) : (tensor<2x3x5x5xi1>, tensor<f32>, tensor<2x3x5x5xf32>) -> tensor<2x3x5x5xf32>
+  %z3 = "mlc.reshape"(%z) : (tensor<2x3x5x5xf32>) -> tensor<6x5x5xf32>
+  %o = "mlc.matmul"(%z3, %v) : (tensor<6x5x5xf32>, tensor<6x5x16xf32>) -> tensor<6x5x16xf32>
+  return %o : tensor<6x5x16xf32>
 }
 
 // -----

@@ -217,8 +217,8 @@ func.func @other_select(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tens
 
 // -----
 
-/// The zeroing of rows all -inf in one mask while another is added: the op's
-/// zero_masked_rows reads the rows of its one mask operand, which would be the sum.
+/// The zeroing of rows all -inf in one mask of two (as the conversion once wrote it):
+/// the op's zero_masked_rows zeroes where the scores, the masks added, are -inf.
 
 // CHECK-LABEL: func.func @zeroing_other_mask
 // CHECK-NOT:   mlc.attention
@@ -240,24 +240,43 @@ func.func @zeroing_other_mask(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v
 
 // -----
 
-/// The -inf test reduced without keepdim: its flags [4, 8] broadcast over the last two
-/// dimensions of the weights, one flag per (head, query) pair read as one per (query,
-/// key): not torch's zeroing of whole rows.
+/// One flag per row, from a max over the mask's rows (the form the conversion wrote
+/// before): the op zeroes a weight where its own score is -inf, not by the mask's rows.
 
-// CHECK-LABEL: func.func @row_flags_without_keepdim
+// CHECK-LABEL: func.func @row_flags_of_the_mask
 // CHECK-NOT:   mlc.attention
 // CHECK:       "mlc.softmax"
 // CHECK:       "mlc.select"
-func.func @row_flags_without_keepdim(%q: tensor<8x8x16xf32>, %k: tensor<8x8x16xf32>, %v: tensor<8x8x16xf32>, %mask: tensor<8x8x8xf32>) -> tensor<8x8x16xf32> {
+func.func @row_flags_of_the_mask(%q: tensor<8x8x16xf32>, %k: tensor<8x8x16xf32>, %v: tensor<8x8x16xf32>, %mask: tensor<8x8x8xf32>) -> tensor<8x8x16xf32> {
   %kt = "mlc.transpose"(%k) {permutation = array<i64: 0, 2, 1>} : (tensor<8x8x16xf32>) -> tensor<8x16x8xf32>
   %s = "mlc.matmul"(%q, %kt) : (tensor<8x8x16xf32>, tensor<8x16x8xf32>) -> tensor<8x8x8xf32>
   %a = "mlc.add"(%s, %mask) : (tensor<8x8x8xf32>, tensor<8x8x8xf32>) -> tensor<8x8x8xf32>
   %w = "mlc.softmax"(%a) {axis = 2 : i64} : (tensor<8x8x8xf32>) -> tensor<8x8x8xf32>
-  %peak = "mlc.reduce_max"(%mask) {axes = array<i64: -1>, keepdim = false} : (tensor<8x8x8xf32>) -> tensor<8x8xf32>
+  %peak = "mlc.reduce_max"(%mask) {axes = array<i64: -1>, keepdim = true} : (tensor<8x8x8xf32>) -> tensor<8x8x1xf32>
   %inf = "mlc.constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
   %zero = "mlc.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
-  %masked = "mlc.compare"(%peak, %inf) {predicate = "eq"} : (tensor<8x8xf32>, tensor<f32>) -> tensor<8x8xi1>
-  %z = "mlc.select"(%masked, %zero, %w) : (tensor<8x8xi1>, tensor<f32>, tensor<8x8x8xf32>) -> tensor<8x8x8xf32>
+  %masked = "mlc.compare"(%peak, %inf) {predicate = "eq"} : (tensor<8x8x1xf32>, tensor<f32>) -> tensor<8x8x1xi1>
+  %z = "mlc.select"(%masked, %zero, %w) : (tensor<8x8x1xi1>, tensor<f32>, tensor<8x8x8xf32>) -> tensor<8x8x8xf32>
   %o = "mlc.matmul"(%z, %v) : (tensor<8x8x8xf32>, tensor<8x8x16xf32>) -> tensor<8x8x16xf32>
   return %o : tensor<8x8x16xf32>
+}
+
+// -----
+
+/// The scores compared with -inf are also returned: the op would hide them, so the
+/// steps stay.
+
+// CHECK-LABEL: func.func @zeroed_scores_used_again
+// CHECK-NOT:   mlc.attention
+// CHECK:       "mlc.softmax"
+// CHECK:       "mlc.select"
+func.func @zeroed_scores_used_again(%q: tensor<4x8x16xf32>, %kt: tensor<4x16x8xf32>, %v: tensor<4x8x16xf32>) -> (tensor<4x8x16xf32>, tensor<4x8x8xf32>) {
+  %s = "mlc.matmul"(%q, %kt) : (tensor<4x8x16xf32>, tensor<4x16x8xf32>) -> tensor<4x8x8xf32>
+  %w = "mlc.softmax"(%s) {axis = -1 : i64} : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %ninf = "mlc.constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %empty = "mlc.compare"(%s, %ninf) {predicate = "eq"} : (tensor<4x8x8xf32>, tensor<f32>) -> tensor<4x8x8xi1>
+  %zero = "mlc.constant"() {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
+  %z = "mlc.select"(%empty, %zero, %w) : (tensor<4x8x8xi1>, tensor<f32>, tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %o = "mlc.matmul"(%z, %v) : (tensor<4x8x8xf32>, tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  return %o, %s : tensor<4x8x16xf32>, tensor<4x8x8xf32>
 }

@@ -151,19 +151,18 @@ func.func @steps(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x10x16xf32>, %v: tensor
 
 // -----
 
-/// zero_masked_rows as steps: the mask's rows reduced by max, compared with -inf,
-/// and the softmax's weights selected to 0 where a row is all -inf.
+/// zero_masked_rows as steps: the softmax's weights selected to 0 where the scores (the
+/// mask added) are -inf, one elementwise step that joins the product's dispatch.
 
 // CHECK-LABEL: func.func @steps_zeroing_rows
 // CHECK-SAME:    (%{{.*}}: tensor<2x3x8x16xf32>, %{{.*}}: tensor<2x3x10x16xf32>, %{{.*}}: tensor<2x3x10x32xf32>, %[[MASK:.*]]: tensor<2x1x8x10xf32>)
 // CHECK-NOT:   iree_codegen.ukernel.generic
-// CHECK:       %[[W:.*]] = linalg.softmax dimension(3)
-// CHECK:       %[[PEAK:.*]] = linalg.generic {{.*}} ins(%[[MASK]] : tensor<2x1x8x10xf32>) outs(%{{.*}} : tensor<2x1x8xf32>)
-// CHECK:         arith.maximumf
-// CHECK:       %[[PEAK4:.*]] = tensor.expand_shape %[[PEAK]] {{.*}} into tensor<2x1x8x1xf32>
-// CHECK:       %[[ROWS:.*]] = linalg.generic {{.*}} ins(%[[PEAK4]], %{{.*}} : tensor<2x1x8x1xf32>, tensor<f32>) outs(%{{.*}} : tensor<2x1x8x1xi1>)
+// CHECK:       %[[SCORES:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[MASK]] : tensor<2x3x8x10xf32>, tensor<2x1x8x10xf32>)
+// CHECK:         arith.addf
+// CHECK:       %[[W:.*]] = linalg.softmax dimension(3) ins(%[[SCORES]]
+// CHECK:       %[[MINUS_INF:.*]] = linalg.generic {{.*}} ins(%[[SCORES]], %{{.*}} : tensor<2x3x8x10xf32>, tensor<f32>) outs(%{{.*}} : tensor<2x3x8x10xi1>)
 // CHECK:         arith.cmpf oeq
-// CHECK:       %[[ZEROED:.*]] = linalg.generic {{.*}} ins(%[[ROWS]], %{{.*}}, %[[W]] : tensor<2x1x8x1xi1>, tensor<f32>, tensor<2x3x8x10xf32>)
+// CHECK:       %[[ZEROED:.*]] = linalg.generic {{.*}} ins(%[[MINUS_INF]], %{{.*}}, %[[W]] : tensor<2x3x8x10xi1>, tensor<f32>, tensor<2x3x8x10xf32>)
 // CHECK:         arith.select
 // CHECK:       %[[W3:.*]] = tensor.collapse_shape %[[ZEROED]]
 // CHECK:       linalg.batch_matmul ins(%[[W3]], %{{.*}} : tensor<6x8x10xf32>, tensor<6x10x32xf32>)

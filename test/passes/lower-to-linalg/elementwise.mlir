@@ -39,7 +39,10 @@ func.func @abs(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK: %[[INIT:.*]] = tensor.empty() : tensor<4xi32>
 // CHECK: linalg.generic {{.*}} ins(%[[X]] : tensor<4xi32>) outs(%[[INIT]] : tensor<4xi32>)
 // CHECK-NEXT: ^bb0(%[[IN:.*]]: i32, %{{.*}}: i32):
-// CHECK-NEXT: %[[Y:.*]] = math.absi %[[IN]] : i32
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[NEG:.*]] = arith.cmpi slt, %[[IN]], %[[ZERO]] : i32
+// CHECK: %[[MINUS:.*]] = arith.subi %{{.*}}, %[[IN]] : i32
+// CHECK-NEXT: %[[Y:.*]] = arith.select %[[NEG]], %[[MINUS]], %[[IN]] : i32
 // CHECK-NEXT: linalg.yield %[[Y]] : i32
 func.func @abs_i32(%x: tensor<4xi32>) -> tensor<4xi32> {
   %0 = "mlc.abs"(%x) : (tensor<4xi32>) -> tensor<4xi32>
