@@ -153,12 +153,18 @@ def operand_view(value: ir.Value) -> tuple[ir.Value, list[int]] | None:
 
 
 def _erase_unused_views(values: list[ir.Value]) -> None:
-    """The view ops that made `values`, now that nothing uses them."""
+    """The view ops that made `values`, each once nothing uses it. The chains are listed
+    before any is erased: operands may be one value (self-attention reads x three times)
+    or share views, and a value of an erased op must never be read again (it crashed)."""
+    chains = []
     for value in values:
-        while (op := defining(value, *VIEW_OPS)) is not None and not list(value.uses):
-            source = op.operation.operands[0]
-            op.operation.erase()
-            value = source
+        while (op := defining(value, *VIEW_OPS)) is not None:
+            if not any(op.operation == seen for seen in chains):
+                chains.append(op.operation)
+            value = op.operation.operands[0]
+    while (unused := next((op for op in chains if not list(op.results[0].uses)), None)) is not None:
+        chains.remove(unused)
+        unused.erase()
 
 
 @register

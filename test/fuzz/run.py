@@ -10,8 +10,9 @@ programs in batches, each batch from its own seed (`--seed` + batch number, so a
 repeatable). A failure ends its batch: it is reduced to the lines that still fail the
 same way (reduce.py), its reproducer goes to `--out` (default build/fuzz) and the next
 batch goes on. The
-program being compiled is always in `--out`/current.py, so a run that dies in native
-code leaves it behind. The summary counts programs, findings by kind, and the time.
+program being compiled is always in `--out`/current-<first seed>.py (one file per run, so
+that runs side by side keep their own), with its batch and configuration, so a run that
+dies in native code leaves it behind. The summary counts programs, findings by kind, and the time.
 """
 
 import argparse
@@ -38,8 +39,10 @@ BATCH = 25
 class Campaign:
     """The run's state: programs tried, findings, and where reproducers go."""
 
-    def __init__(self, out: Path, also: list[str], every: int, max_ops: int, log):
+    def __init__(self, out: Path, also: list[str], every: int, max_ops: int, log, first_seed: int = 0):
         self.out, self.also, self.every, self.max_ops, self.log = out, also, every, max_ops, log
+        self.current = out / f"current-{first_seed}.py"  # the program being compiled
+        self.batch_seed = first_seed
         self.tried = 0
         self.ops: collections.Counter = collections.Counter()  # how often each op was drawn
         self.findings: list[dict] = []
@@ -49,8 +52,8 @@ class Campaign:
         self.tried += 1
         self.ops.update(program.ops)
         self.out.mkdir(parents=True, exist_ok=True)
-        (self.out / "current.py").write_text(program.source())
         for configuration in configurations(program.source(), self.also, self.every):
+            self.current.write_text(f"# batch {self.batch_seed}, compiling for {configuration}\n{program.source()}")
             try:
                 check(program, configuration)
             except Finding as finding:
@@ -59,7 +62,7 @@ class Campaign:
 
     def batch(self, batch_seed: int, examples: int) -> None:
         """`examples` programs from `batch_seed`; a failure is reduced and written."""
-        self.failing = None
+        self.failing, self.batch_seed = None, batch_seed
 
         @seed(batch_seed)
         @settings(max_examples=examples, deadline=None, database=None, derandomize=False, print_blob=False,
@@ -111,7 +114,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     also = [target for target in args.also.split(",") if target]
-    campaign = Campaign(args.out, also, args.sample_every, args.max_ops, lambda line: print(line, flush=True))
+    campaign = Campaign(args.out, also, args.sample_every, args.max_ops, lambda line: print(line, flush=True),
+                        first_seed=args.seed)
     start = time.monotonic()
     batch_seed = args.seed
     while campaign.tried < args.graphs:

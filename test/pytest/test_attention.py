@@ -110,6 +110,14 @@ def test_a_query_whose_scores_are_all_minus_inf_gets_zero_weights_as_torch_does(
     assert torch.equal(out[0, 0, 2], torch.zeros(16))
 
 
+def test_self_attention_of_one_input():
+    """q, k and v one value (random programs, seed 165005): mlc-attention-views erased the
+    view ops that cut its heads once per operand, and the second read an erased op (the
+    process died in torch-mlir's C API)."""
+    compiled = compile_and_compare(Attention(is_causal=True), *(torch.randn(3, 6, 3, 6),) * 3)
+    assert formed(compiled) == 1
+
+
 def test_multi_head_attention_layers_match_eager():
     """nn.MultiheadAttention, whose export transposes heads around the products: the key's
     transposes fold into one, and the layer's matmuls stay on their own path."""

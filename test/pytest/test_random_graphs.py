@@ -289,3 +289,5 @@ def test_a_flaky_failure_is_a_finding_and_the_run_goes_on(monkeypatch, tmp_path)
     assert found["kind"] == "wrong result" and "flaky: the same program passed when run again" in found["detail"]
     assert found["ops"][0] == found["ops"][1]  # not reduced
     assert Path(found["reproducer"]).exists()
+    # the program last compiled stays behind, named by the run, with its batch and target
+    assert (tmp_path / "current-0.py").read_text().startswith("# batch 5, compiling for llvm-cpu -O")
