@@ -15,6 +15,7 @@ from ...dialects import elementwise_ops as ew
 from ...dialects.op_base import float_attr, is_float
 from ..constant_values import splat_of
 from ..op_registry import lowers
+from . import trigonometry
 from .builders import constant, elementwise, index, is_bool
 
 
@@ -41,8 +42,8 @@ UNARY = {
     ew.TanhOp: (math.tanh, None),
     ew.SigmoidOp: (_sigmoid, None),
     ew.ErfOp: (math.erf, None),
-    ew.SinOp: (math.sin, None),
-    ew.CosOp: (math.cos, None),
+    ew.SinOp: (trigonometry.sin, None),
+    ew.CosOp: (trigonometry.cos, None),
     ew.FloorOp: (math.floor, None),
     ew.CeilOp: (math.ceil, None),
     # torch computes silu as x / (1 + e^-x)
@@ -51,7 +52,7 @@ UNARY = {
     ew.Expm1Op: (math.expm1, None),
     ew.Log2Op: (math.log2, None),
     ew.Log10Op: (lambda x: arith.mulf(math.log(x), _c(x, 1 / pymath.log(10))), None),  # IREE has no log10f
-    ew.TanOp: (math.tan, None),
+    ew.TanOp: (trigonometry.tan, None),
     ew.AsinOp: (math.asin, None),
     ew.AcosOp: (math.acos, None),
     ew.AtanOp: (math.atan, None),

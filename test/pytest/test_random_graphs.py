@@ -2,6 +2,7 @@
 each compiled with mlc's own conversions at -O0 and -O2 and compared with eager.
 `make fuzz` runs the open-ended search; this batch keeps what it found fixed."""
 
+import math
 import sys
 from pathlib import Path
 
@@ -68,6 +69,12 @@ FOUND = {
     "a grouped conv3d plus a broadcast value": (
         lambda x, w, y: torch.nn.functional.conv3d(x, w, padding=1, groups=3) + y,
         (torch.randn(1, 6, 4, 4, 4), torch.randn(12, 2, 3, 3, 3), torch.randn(1, 1, 1, 1))),
+    # seed 175017: IREE's cos reduces by one multiple of pi/2 in f32 (cos(9.19e8) was -396432)
+    "the cos of a large variance": (
+        lambda x: torch.cos(torch.var((x * 3e4).half().float(), dim=0)), (torch.tensor([1.4504, 0.0216]),)),
+    "sin, cos and tan from 1e3 to the largest float": (
+        lambda x: (torch.sin(x), torch.cos(x), torch.tan(x)),
+        (torch.tensor([1000.7, -1e4 - 0.3, 1e7 + 3, 9.19e8, 3e9, -1e20, 3.4e38, 0.5, -0.0, math.inf, math.nan]),)),
     # seed 150026: the NHWC layout took an activation whose sizes are all equal for a
     # reshape of its transpose (a wrong result at -O2 on every target)
     "a conv's result subtracted from a square activation": (
@@ -136,6 +143,19 @@ def test_what_random_programs_found_on_vulkan(function):
     if not runs:
         pytest.skip(f"vulkan-spirv does not run here: {why}")
     compile_and_compare(function, torch.randn(4, 2), target="vulkan-spirv", allow_fallback=False)
+
+
+@pytest.mark.iree
+def test_sin_and_cos_of_large_arguments_on_vulkan():
+    """The reduction in integers runs on IREE's int64 emulation too: right below 2^25
+    (above it, Vulkan's results were off by up to 0.015, README, Reliability), and NaN
+    for infinities (a float comparison with inf was folded away there)."""
+    runs, why = targets.get("vulkan-spirv").can_run()
+    if not runs:
+        pytest.skip(f"vulkan-spirv does not run here: {why}")
+    x = torch.tensor([1000.7, -1e4 - 0.3, 1e5 + 0.9, 1e7 + 3, 3.3e7, 0.5, -0.0, math.inf, -math.inf, math.nan])
+    compile_and_compare(lambda x: (torch.sin(x), torch.cos(x), torch.tan(x)), x, target="vulkan-spirv",
+                        allow_fallback=False)
 
 
 @pytest.mark.iree

@@ -135,34 +135,6 @@ func.func @erf(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// CHECK-LABEL: func.func @sin
-// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
-// CHECK: %[[INIT:.*]] = tensor.empty() : tensor<4xf32>
-// CHECK: linalg.generic {{.*}} ins(%[[X]] : tensor<4xf32>) outs(%[[INIT]] : tensor<4xf32>)
-// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
-// CHECK-NEXT: %[[Y:.*]] = math.sin %[[IN]] : f32
-// CHECK-NEXT: linalg.yield %[[Y]] : f32
-func.func @sin(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = "mlc.sin"(%x) : (tensor<4xf32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
-}
-
-// -----
-
-// CHECK-LABEL: func.func @cos
-// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
-// CHECK: %[[INIT:.*]] = tensor.empty() : tensor<4xf32>
-// CHECK: linalg.generic {{.*}} ins(%[[X]] : tensor<4xf32>) outs(%[[INIT]] : tensor<4xf32>)
-// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
-// CHECK-NEXT: %[[Y:.*]] = math.cos %[[IN]] : f32
-// CHECK-NEXT: linalg.yield %[[Y]] : f32
-func.func @cos(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = "mlc.cos"(%x) : (tensor<4xf32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
-}
-
-// -----
-
 // CHECK-LABEL: func.func @floor
 // CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
 // CHECK: %[[INIT:.*]] = tensor.empty() : tensor<4xf32>
