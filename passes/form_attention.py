@@ -48,14 +48,6 @@ def _splat(value: ir.Value):
     return splat_of(value)
 
 
-def _source(value: ir.Value) -> ir.Value:
-    """`value` before any reshapes that keep its rows (its last dimension)."""
-    while (view := defining(value, shape_ops.ReshapeOp)) is not None and \
-            view.input.type.rank and view.input.type.shape[-1] == value.type.shape[-1]:
-        value = view.input
-    return value
-
-
 def _before_narrowing(value: ir.Value) -> ir.Value:
     """An f32 value that `mlc-reduce-precision` cast to bf16 for a matmul: the f32 value
     (the plugin's attention multiplies in f32)."""
@@ -80,7 +72,7 @@ class _Steps:
         self.compared = None  # what the select compares with -inf: those scores, through views
 
 
-def _zeroed_rows(select) -> tuple[ir.Value, ir.Value | None] | None:
+def _zeroed_weights(select) -> tuple[ir.Value, ir.Value | None] | None:
     """(the softmax's weights, the value compared) of select(scores == -inf, 0, weights),
     one test per weight; (weights, None) for a constant false condition."""
     if _splat(select.on_true) != 0.0 or list(select.on_false.type.shape) != list(select.result.type.shape):
@@ -146,7 +138,7 @@ def _match(matmul) -> tuple[_Steps, ir.Value, ir.Value, ir.Value, list[int]] | N
     steps, weights, value = _Steps(), _through_views(_before_narrowing(matmul.lhs)), _before_narrowing(matmul.rhs)
     select = defining(weights, elementwise_ops.SelectOp)
     if select is not None:
-        zeroed = _zeroed_rows(select) if _only_use(weights) else None
+        zeroed = _zeroed_weights(select) if _only_use(weights) else None
         if zeroed is None:
             return None
         weights, steps.compared = zeroed
