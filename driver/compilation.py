@@ -13,6 +13,7 @@ dispatches) and the report says why.
 import time
 
 import torch
+import torch.utils._pytree as pytree
 from torch_mlir import ir
 
 from .. import pipelines
@@ -26,7 +27,7 @@ from .backends import parameters as external_parameters
 from .backends.target import BoundTarget
 from .executable_cache import ExecutableCache
 from .failures import IreeCompileFailure, PlanOverTargetLimit, StageFailure
-from .frontend import aten_rewrites, torch_import
+from .frontend import torch_import
 from .frontend.dynamic_shapes import report as dynamic_shapes_report
 from .graph_summary import count_ops, fusion_groups, matmul_flops
 from .progress import SILENT, Progress
@@ -70,12 +71,43 @@ def new_report(target: BoundTarget, pipeline: pipelines.Pipeline, precision: str
                   target_options=dict(target.options) or None)
 
 
-def export_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None) -> torch.export.ExportedProgram:
-    """The checked model and example inputs, exported (torch_import.export)."""
+def export_model(model, example_args, *, dynamic_shapes=None) -> torch.export.ExportedProgram:
+    """The checked model and example inputs, exported (torch_import.export); a program
+    torch.export made already is checked against the example inputs, if any, and prepared
+    for the import (torch_import.prepare)."""
+    if isinstance(model, torch.export.ExportedProgram):
+        if dynamic_shapes is not None:
+            raise UserError("dynamic_shapes applies to a torch.nn.Module: an exported program has the shapes "
+                            "torch.export.export gave it")
+        if example_args is not None:
+            check_example_args(model, _as_tuple(example_args))
+        return torch_import.prepare(model)
     if not isinstance(model, torch.nn.Module):
-        raise UserError(f"expected a torch.nn.Module, got {type(model).__name__}")
-    example_args = tuple(example_args) if isinstance(example_args, (tuple, list)) else (example_args,)
-    return torch_import.export(model, example_args, dynamic_shapes)
+        raise UserError(f"expected a torch.nn.Module or a torch.export.ExportedProgram, got {type(model).__name__}")
+    if example_args is None:
+        raise UserError("a torch.nn.Module needs example_args: a tuple of tensors of the shapes it will take")
+    return torch_import.export(model, _as_tuple(example_args), dynamic_shapes)
+
+
+def _as_tuple(example_args) -> tuple:
+    return tuple(example_args) if isinstance(example_args, (tuple, list)) else (example_args,)
+
+
+def check_example_args(program: torch.export.ExportedProgram, example_args: tuple) -> None:
+    """Example inputs given with an exported program must be the ones it takes: the
+    compiled model is the program's, whatever the arguments say."""
+    user_inputs = {spec.arg.name for spec in program.graph_signature.input_specs if spec.kind.name == "USER_INPUT"}
+    expected = [node.meta["val"] for node in program.graph.nodes if node.op == "placeholder" and node.name in user_inputs]
+    given = pytree.tree_leaves(example_args)
+    if len(given) != len(expected):
+        raise UserError(f"the exported program takes {len(expected)} input(s); example_args has {len(given)}")
+    for index, (arg, want) in enumerate(zip(given, expected)):
+        shape = [size if isinstance(size, int) else "?" for size in want.shape]
+        if not isinstance(arg, torch.Tensor) or arg.dtype != want.dtype or len(arg.shape) != len(shape) or any(
+                size != "?" and size != actual for size, actual in zip(shape, arg.shape)):
+            got = f"a {list(arg.shape)} {arg.dtype} tensor" if isinstance(arg, torch.Tensor) else type(arg).__name__
+            raise UserError(f"example_args[{index}]: the exported program takes a {shape} {want.dtype} tensor, "
+                            f"got {got}")
 
 
 def import_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None, allow_fallback=True):
@@ -87,9 +119,7 @@ def import_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None, a
 
 
 def import_program(program: torch.export.ExportedProgram, allow_fallback=True) -> ir.Operation:
-    """The torch-level module of an exported program (see `import_model`); a program
-    from a .pt2 file gets mlc's rewrites of ATen calls here (export's already has them)."""
-    aten_rewrites.rewrite(program)
+    """The torch-level module of a prepared exported program (see `import_model`)."""
     if torch_import.unknown_ops(program):
         raise UserError(every_unsupported_op(program, allow_fallback))
     return torch_import.import_program(program, make_context()).operation
@@ -99,7 +129,7 @@ def every_unsupported_op(program: torch.export.ExportedProgram, allow_fallback: 
     """The ops torch-mlir does not know, and then, with zeros standing in for them, the
     ops that conversion (and the fallback, if allowed) would refuse: one round of errors."""
     try:
-        unknown = torch_import.stand_in_unknown_ops(program)
+        program, unknown = torch_import.stand_in_unknown_ops(program)
     except UserError as error:  # an unknown op with several results: nothing past it can be checked
         return str(error)
     width = max(len(name) for name in unknown)

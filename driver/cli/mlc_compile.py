@@ -121,7 +121,7 @@ def _load_program(args):
     if args.model.endswith(".mlir"):
         return None
     if args.model.endswith(".pt2"):
-        program = model_loading.load_exported_program(args.model)
+        program = torch_import.prepare(model_loading.load_exported_program(args.model))
     elif ":" in args.model and args.model.rpartition(":")[0].endswith(".py"):
         if not args.input_shape:
             raise UserError("a Python model needs --input-shape for each input, e.g. --input-shape 1x3x224x224xf32")

@@ -9,6 +9,7 @@ need them.
 
 import collections
 import contextlib
+import copy
 import logging
 import os
 import re
@@ -54,22 +55,38 @@ def _quiet_fake_tensor_log():
 
 
 def export(model: torch.nn.Module, example_args: tuple, dynamic_shapes=None) -> torch.export.ExportedProgram:
-    """torch.export, functionalized (in-place ops such as `relu_` become `relu`;
-    the empty table decomposes nothing else), with its failures turned into a
-    UserError that names the cause."""
+    """torch.export of the model, made ready for the import (`prepare`), with its
+    failures turned into a UserError that names the cause."""
     try:
         with _quiet_fake_tensor_log():
             program = torch.export.export(model, tuple(example_args), dynamic_shapes=dynamic_shapes, strict=False)
-            with warnings.catch_warnings():  # torch's own deprecation notices, not the user's
-                warnings.simplefilter("ignore", FutureWarning)
-                program = program.run_decompositions({})
-                aten_rewrites.rewrite(program)
-                program = _decompose_unknown_ops(program)
     except Exception as error:  # torch.export raises many types; each is the user's model's problem
-        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise UserError(f"torch.export failed: {type(error).__name__}: {first_line}") from error
+        raise _export_error(error) from error
+    return prepare(program)
+
+
+def prepare(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
+    """An exported program in the form the import takes: functionalized (in-place ops
+    such as `relu_` become `relu`; the empty table decomposes nothing else), mlc's
+    rewrites of ATen calls made, composite ops torch-mlir does not know decomposed, and
+    `batch_norm` whole. A program already in ATen's inference dialect (its
+    `run_decompositions` ran) is not traced again, and a second preparation changes nothing."""
+    try:
+        with _quiet_fake_tensor_log(), warnings.catch_warnings():  # torch's own deprecation notices
+            warnings.simplefilter("ignore", FutureWarning)
+            if program.dialect != "ATEN":
+                program = program.run_decompositions({})
+            aten_rewrites.rewrite(program)
+            program = _decompose_unknown_ops(program)
+    except Exception as error:  # as in `export`: the model's problem, found while tracing it again
+        raise _export_error(error) from error
     _restore_batch_norm(program.graph_module)
     return program
+
+
+def _export_error(error: Exception) -> UserError:
+    first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return UserError(f"torch.export failed: {type(error).__name__}: {first_line}")
 
 
 def _unknown_ops(program: torch.export.ExportedProgram, context: ir.Context) -> set:
@@ -157,10 +174,14 @@ def unknown_ops(program: torch.export.ExportedProgram) -> set:
     return _unknown_ops(program, make_context())
 
 
-def stand_in_unknown_ops(program: torch.export.ExportedProgram) -> dict[str, list[str]]:
-    """Replaces each op torch-mlir has no op for by zeros of its result's shape, so the
-    rest of the model imports (for `mlc.coverage`, which reports them); returns their
-    torch-mlir names with their source lines. An op with several results is an error."""
+def stand_in_unknown_ops(program: torch.export.ExportedProgram) -> tuple[torch.export.ExportedProgram,
+                                                                         dict[str, list[str]]]:
+    """A copy of the program with each op torch-mlir has no op for replaced by zeros of
+    its result's shape, so the rest of the model imports (for `mlc.coverage`, which
+    reports them), and their torch-mlir names with their source lines. The caller's
+    program keeps its ops. An op with several results is an error."""
+    weights = [*program.state_dict.values(), *program.constants.values()]
+    program = copy.deepcopy(program, memo={id(value): value for value in weights})  # the graph, not the weights
     unknown = _unknown_ops(program, make_context())
     replaced = collections.defaultdict(list)
     graph = program.graph_module.graph
@@ -178,7 +199,7 @@ def stand_in_unknown_ops(program: torch.export.ExportedProgram) -> dict[str, lis
         node.replace_all_uses_with(zeros)
         graph.erase_node(node)
     program.graph_module.recompile()
-    return dict(replaced)
+    return program, dict(replaced)
 
 
 def _source_of(node: torch.fx.Node) -> str:
@@ -198,6 +219,7 @@ def _restore_batch_norm(graph_module: torch.fx.GraphModule) -> None:
     results (the saved statistics) are empty in inference; used, they become empty zeros."""
     graph = graph_module.graph
     legit = torch.ops.aten._native_batch_norm_legit_no_training.default
+    changed = False
     for node in list(graph.nodes):
         if node.target is not legit or any(user.args[1] != 0 and node.meta["val"][user.args[1]].numel()
                                            for user in node.users):
@@ -218,7 +240,9 @@ def _restore_batch_norm(graph_module: torch.fx.GraphModule) -> None:
             user.replace_all_uses_with(replacement)
             graph.erase_node(user)
         graph.erase_node(node)
-    graph_module.recompile()
+        changed = True
+    if changed:
+        graph_module.recompile()
 
 
 class WeightsByReference(FxImporterHooks):

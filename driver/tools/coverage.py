@@ -376,7 +376,7 @@ def coverage(model, example_args, *, dynamic_shapes=None, targets=None) -> Cover
 
 def program_coverage(program, targets=None) -> CoverageReport:
     """The coverage report of an exported program (see `coverage`)."""
-    unknown = torch_import.stand_in_unknown_ops(program)
+    program, unknown = torch_import.stand_in_unknown_ops(program)
     module = torch_import.import_program(program, make_context()).operation
     report = module_coverage(module, targets, skip_source=torch_import.STAND_IN)
     report.rows += [_unknown_row(op, sources, report.targets) for op, sources in unknown.items()]

@@ -66,17 +66,51 @@ REFUSED_BY_DESIGN = ("without a named Vulkan target cannot compute in float16",
                      "without a named Vulkan target cannot divide int64 values")
 
 
+@dataclasses.dataclass
+class Subject:
+    """A program's module, inputs and eager results, and its exported program, which
+    every configuration compiles (torch.export traces it once, not once per configuration)."""
+    module: torch.nn.Module
+    inputs: tuple
+    expected: object
+    exported: torch.export.ExportedProgram | None
+    export_error: Finding | None
+
+
+_SUBJECTS: dict[str, Subject] = {}  # the last program's, by its source
+
+
+def subject(program: Program) -> Subject:
+    source = program.source()
+    if source not in _SUBJECTS:
+        _SUBJECTS.clear()
+        _SUBJECTS[source] = _subject(program)
+    return _SUBJECTS[source]
+
+
+def _subject(program: Program) -> Subject:
+    module, inputs = program.instantiate()
+    with torch.no_grad():
+        expected = module(*inputs)
+    try:  # as mlc.compile exports a module; its failure is the compile's
+        exported = torch.export.export(module, inputs, strict=False).run_decompositions({})
+    except Exception as error:  # noqa: BLE001 - torch.export raises many types
+        return Subject(module, inputs, expected, None, Finding("compile error", f"torch.export failed: {error}"))
+    return Subject(module, inputs, expected, exported, None)
+
+
 def check(program: Program, configuration: Configuration) -> None:
     """Compiles `program` with mlc's own conversions (no fallback) and raises `Finding`
     unless every output matches eager."""
     import mlc
 
-    module, inputs = program.instantiate()
-    with torch.no_grad():
-        expected = module(*inputs)
+    drawn = subject(program)
+    if drawn.export_error:
+        raise drawn.export_error
+    inputs, expected = drawn.inputs, drawn.expected
     try:
-        compiled = mlc.compile(module, inputs, target=configuration.target, opt_level=configuration.opt_level,
-                               allow_fallback=False, cache=False)
+        compiled = mlc.compile(drawn.exported, inputs, target=configuration.target,
+                               opt_level=configuration.opt_level, allow_fallback=False, cache=False)
     except mlc.UserError as error:
         if any(refusal in str(error) for refusal in REFUSED_BY_DESIGN):
             return
@@ -87,7 +121,7 @@ def check(program: Program, configuration: Configuration) -> None:
         actual = compiled(*inputs)
     except Exception as error:  # noqa: BLE001
         raise Finding("run error", f"{type(error).__name__}: {_first_line(str(error))}") from error
-    rtol, atol = tolerance(program, module, inputs)
+    rtol, atol = tolerance(program, drawn.module, inputs)
     for index, (got, want) in enumerate(zip(pytree.tree_leaves(actual), pytree.tree_leaves(expected))):
         if got.shape != want.shape or got.dtype != want.dtype:
             raise Finding("wrong result", f"output {index}: {got.dtype} {list(got.shape)}, eager "

@@ -65,8 +65,44 @@ def test_unknown_target():
 
 
 def test_not_a_module():
-    with pytest.raises(mlc.UserError, match="expected a torch.nn.Module, got function"):
+    with pytest.raises(mlc.UserError, match="expected a torch.nn.Module or a torch.export.ExportedProgram, got function"):
         mlc.compile(lambda x: x, (torch.randn(2),))
+
+
+def test_a_module_without_example_args():
+    with pytest.raises(mlc.UserError, match="a torch.nn.Module needs example_args"):
+        mlc.compile(Scale(), None)
+
+
+@pytest.fixture(scope="module")
+def exported():
+    return torch.export.export(Scale(), (torch.randn(2, 3),))
+
+
+@pytest.mark.parametrize("args, message", [
+    ((torch.randn(3, 2),), r"example_args\[0\]: the exported program takes a \[2, 3\] torch.float32 tensor, "
+                           r"got a \[3, 2\] torch.float32 tensor"),
+    ((torch.ones(2, 3, dtype=torch.int64),), r"takes a \[2, 3\] torch.float32 tensor, got a \[2, 3\] torch.int64"),
+    ((torch.randn(2, 3), torch.randn(2, 3)), r"the exported program takes 1 input\(s\); example_args has 2"),
+], ids=["shape", "dtype", "count"])
+def test_example_args_that_an_exported_program_does_not_take(exported, args, message):
+    with pytest.raises(mlc.UserError, match=message):
+        mlc.compile(exported, args)
+
+
+def test_dynamic_shapes_with_an_exported_program(exported):
+    with pytest.raises(mlc.UserError, match="dynamic_shapes applies to a torch.nn.Module: an exported program has"):
+        mlc.compile(exported, None, dynamic_shapes=({0: torch.export.Dim("batch")},))
+
+
+def test_an_unsupported_op_leaves_the_callers_program_as_it_was():
+    """The error's report puts zeros in for unknown ops to check the rest: in a copy."""
+    x = torch.rand(4) + 1.5
+    program = torch.export.export(Zeta(), (x,)).run_decompositions({})
+    with pytest.raises(mlc.UserError, match="are unknown to torch-mlir"):
+        mlc.compile(program, None, allow_fallback=False)
+    assert [node.target for node in program.graph.nodes].count(torch.ops.aten.special_zeta.default) == 2
+    torch.testing.assert_close(program.module()(x), Zeta()(x), equal_nan=True)
 
 
 def test_unsupported_ops_are_all_reported_with_source_lines():

@@ -210,3 +210,19 @@ def test_a_saved_program_gets_the_aten_rewrites(tmp_path):
     torch.export.save(torch.export.export(Rolled(), (x,)), str(path))
     assert mlc_compile.main([str(path), "--no-fallback", "-o", str(tmp_path / "rolled.vmfb")]) in (0, None)
     compile_and_compare(Rolled(), x, allow_fallback=False)
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("decomposed", [False, True], ids=["as exported", "run_decompositions"])
+def test_an_exported_program_compiles_as_its_module_does(decomposed):
+    """`mlc.compile` takes what `torch.export.export` made, with or without its example
+    inputs; a program in ATen's inference dialect is not traced again. Its BatchNorm
+    is kept whole and folded, so the optimized graph is the module's."""
+    model, x = ConvBatchNorm().eval(), torch.randn(1, 3, 8, 8)
+    program = torch.export.export(model, (x,), strict=False)
+    program = program.run_decompositions({}) if decomposed else program
+    compiled = mlc.compile(program, (x,) if decomposed else None)
+    assert compiled.ir("mlc") == mlc.compile(model, (x,)).ir("mlc")
+    assert "batch_norm" not in compiled.ir("mlc")
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-5)
