@@ -25,6 +25,7 @@ from . import diagnostics, reproducer
 from .backends import iree as iree_backend
 from .backends import parameters as external_parameters
 from .backends.target import BoundTarget
+from .compiled import shape_matches, user_input_values
 from .executable_cache import ExecutableCache
 from .failures import IreeCompileFailure, PlanOverTargetLimit, StageFailure
 from .frontend import torch_import
@@ -96,18 +97,15 @@ def _as_tuple(example_args) -> tuple:
 def check_example_args(program: torch.export.ExportedProgram, example_args: tuple) -> None:
     """Example inputs given with an exported program must be the ones it takes: the
     compiled model is the program's, whatever the arguments say."""
-    user_inputs = {spec.arg.name for spec in program.graph_signature.input_specs if spec.kind.name == "USER_INPUT"}
-    expected = [node.meta["val"] for node in program.graph.nodes if node.op == "placeholder" and node.name in user_inputs]
+    expected = user_input_values(program)
     given = pytree.tree_leaves(example_args)
     if len(given) != len(expected):
         raise UserError(f"the exported program takes {len(expected)} input(s); example_args has {len(given)}")
     for index, (arg, want) in enumerate(zip(given, expected)):
-        shape = [size if isinstance(size, int) else "?" for size in want.shape]
-        if not isinstance(arg, torch.Tensor) or arg.dtype != want.dtype or len(arg.shape) != len(shape) or any(
-                size != "?" and size != actual for size, actual in zip(shape, arg.shape)):
+        if not isinstance(arg, torch.Tensor) or arg.dtype != want.dtype or not shape_matches(arg.shape, want.shape):
             got = f"a {list(arg.shape)} {arg.dtype} tensor" if isinstance(arg, torch.Tensor) else type(arg).__name__
-            raise UserError(f"example_args[{index}]: the exported program takes a {shape} {want.dtype} tensor, "
-                            f"got {got}")
+            raise UserError(f"example_args[{index}]: the exported program takes a {list(want.shape)} {want.dtype} "
+                            f"tensor, got {got}")
 
 
 def import_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None, allow_fallback=True):

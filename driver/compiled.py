@@ -37,9 +37,7 @@ class Compiled:
             weakref.finalize(self, os.remove, parameters)
         self._main = target.load(artifact, parameters=parameters, driver=runtime_driver)
         self._out_spec = program.call_spec.out_spec  # call_spec builds a namedtuple type per access
-        self._expected = [spec for spec in program.graph_signature.input_specs if spec.kind.name == "USER_INPUT"]
-        self._example = [node.meta["val"] for node in program.graph.nodes
-                         if node.op == "placeholder" and node.name in {s.arg.name for s in self._expected}]
+        self._example = user_input_values(program)
         self._outputs = output_roles(program)
         self._unsigned = unsigned_results(program)
 
@@ -161,7 +159,7 @@ class Compiled:
                             f"(.cpu() moves it)")
         if arg.dtype != expected.dtype:
             raise UserError(f"input {index}: expected dtype {expected.dtype}, got {arg.dtype}")
-        if not _shape_matches(arg.shape, expected.shape):
+        if not shape_matches(arg.shape, expected.shape):
             raise UserError(f"input {index}: expected shape {list(expected.shape)}, got {list(arg.shape)}")
         return iree_backend.host_array(arg)
 
@@ -180,6 +178,13 @@ def _tensor(array: np.ndarray) -> torch.Tensor:
     if array.dtype.name == "bfloat16":
         return torch.from_numpy(array.view(np.uint16)).view(torch.bfloat16)
     return torch.from_numpy(array)
+
+
+def user_input_values(program) -> list:
+    """The example value (a fake tensor: dtype and shape, symbolic sizes where dynamic) of
+    each input the caller passes, in order; weights and buffers are not among them."""
+    user_inputs = {spec.arg.name for spec in program.graph_signature.input_specs if spec.kind.name == "USER_INPUT"}
+    return [node.meta["val"] for node in program.graph.nodes if node.op == "placeholder" and node.name in user_inputs]
 
 
 def output_roles(program) -> list[int | None]:
@@ -209,7 +214,7 @@ def unsigned_results(program) -> dict[int, torch.dtype]:
     return unsigned
 
 
-def _shape_matches(actual, expected) -> bool:
+def shape_matches(actual, expected) -> bool:
     """Static dims must match; dims torch.export made symbolic accept any size."""
     return len(actual) == len(expected) and all(
         not isinstance(e, int) or a == e for a, e in zip(actual, expected)
