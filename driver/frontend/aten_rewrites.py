@@ -1,8 +1,8 @@
 """ATen calls rewritten in the exported program before torch-mlir imports it, where
 torch-mlir's reading of a call differs from torch's own: each was a wrong result (or a
 refused compile) on mlc's strict path and on the fallback alike, and each rewrite keeps
-torch's meaning in a form torch-mlir reads right. `torch_import.export` applies them to
-every program it makes, `compilation.import_program` to a program loaded from a .pt2 file;
+torch's meaning in a form torch-mlir reads right. `torch_import.prepare` applies them to
+every program, exported by mlc or given to it (`mlc.compile(program)`, a .pt2 file);
 a second application changes nothing.
 """
 
