@@ -17,13 +17,15 @@ torchvision_ops.install()  # `import torchvision` works after `import mlc` (see 
 __all__ = ["bisect", "compile", "coverage", "generator", "UserError"]
 
 
-def compile(model, example_args, *, target: str = "llvm-cpu", opt_level: int = 2, pipeline=None,
+def compile(model, example_args=None, *, target: str = "llvm-cpu", opt_level: int = 2, pipeline=None,
             precision: str = "f32", dynamic_shapes=None, report=None, target_options=None,
             allow_fallback: bool = True, external_params=False, repro=None, progress: bool = False, cache=True):
     """Compiles `model` for `target` ("llvm-cpu"); returns a callable `Compiled`.
 
     `example_args` is a tuple of tensors (or one tensor) of the shapes and dtypes
-    the compiled model will take. `opt_level` 0, 1 or 2 picks a pipeline from
+    the compiled model will take. `model` may also be a `torch.export.ExportedProgram`;
+    its own inputs are then the example (`example_args` may be None, or must match them),
+    and one in ATen's inference dialect (`run_decompositions` ran) is not traced again. `opt_level` 0, 1 or 2 picks a pipeline from
     `mlc.pipelines.get`; `pipeline` gives one directly (e.g. an edited O2).
     `precision="bf16"` multiplies the matmuls in bfloat16, summing in float32 (weights
     stored in bf16; everything else stays float32): about twice the matmul speed on CPUs

@@ -71,7 +71,7 @@ def test_not_a_module():
 
 def test_a_module_without_example_args():
     with pytest.raises(mlc.UserError, match="a torch.nn.Module needs example_args"):
-        mlc.compile(Scale(), None)
+        mlc.compile(Scale())
 
 
 @pytest.fixture(scope="module")

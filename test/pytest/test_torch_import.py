@@ -221,7 +221,7 @@ def test_an_exported_program_compiles_as_its_module_does(decomposed):
     model, x = ConvBatchNorm().eval(), torch.randn(1, 3, 8, 8)
     program = torch.export.export(model, (x,), strict=False)
     program = program.run_decompositions({}) if decomposed else program
-    compiled = mlc.compile(program, (x,) if decomposed else None)
+    compiled = mlc.compile(program, (x,)) if decomposed else mlc.compile(program)
     assert compiled.ir("mlc") == mlc.compile(model, (x,)).ir("mlc")
     assert "batch_norm" not in compiled.ir("mlc")
     with torch.no_grad():
