@@ -10,6 +10,7 @@ need them.
 import collections
 import contextlib
 import copy
+import functools
 import logging
 import os
 import re
@@ -143,6 +144,15 @@ DECOMPOSED_BEFORE_IMPORT = frozenset({
 })
 
 
+@functools.cache
+def _decomposition_table() -> dict:
+    """The decompositions `_decompose_unknown_ops` may take; built once (export's table
+    costs 0.1-0.4 s to make, which every compile paid when it was made each time)."""
+    table = {**torch._decomp.decomposition_table, **torch.export.default_decompositions(), **DECOMPOSITIONS}
+    table.pop(torch.ops.aten._native_batch_norm_legit_no_training.default)  # _restore_batch_norm keeps it whole
+    return table
+
+
 def _decompose_unknown_ops(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
     """Composite ops torch-mlir does not know (GPT-2's `aten.diff`) are broken into
     ones it does, with PyTorch's own decompositions (export's table first, then the
@@ -151,11 +161,12 @@ def _decompose_unknown_ops(program: torch.export.ExportedProgram) -> torch.expor
     ops torch-mlir does not know either (special_zeta into prims.zeta) is not taken:
     the error should name the op the user wrote."""
     context = make_context()
-    table = {**torch._decomp.decomposition_table, **torch.export.default_decompositions(), **DECOMPOSITIONS}
-    table.pop(torch.ops.aten._native_batch_norm_legit_no_training.default)  # _restore_batch_norm keeps it whole
     for _ in range(4):  # a decomposition may itself use an op that needs one
         unknown = _unknown_ops(program, context) | _decomposed_at_import(program)
         unknown |= DECOMPOSED_BEFORE_IMPORT & {node.target for node in program.graph.nodes}
+        if not unknown:
+            break
+        table = _decomposition_table()
         decomposed = False
         for op in sorted(unknown & table.keys(), key=str):
             candidate = program.run_decompositions({op: table[op]})
