@@ -7,6 +7,7 @@ import torch
 from test_precision import BUDGETS, relative_error
 
 import mlc
+from mlc.driver.backends import matmul_library
 from mlc.driver.tools.generate import cache_shape
 
 PROMPT = 8
@@ -53,11 +54,13 @@ def test_decode_step_writes_the_cache_at_the_position():
 
 @pytest.mark.iree
 def test_decode_step_updates_resident_caches_in_place():
-    """At int8 the matmuls call mlc's plugin; each cache the step returns is the buffer it
-    took, written in place (mlc.update_slice, mlc-outline-library-dispatches): before,
-    IREE copied every cache into a new buffer at every step."""
+    """With matmuls on mlc's plugin, each cache the step returns is the buffer it took,
+    written in place (mlc.update_slice, mlc-outline-library-dispatches): before, IREE
+    copied every cache into a new buffer at every step. int8's matmuls call the plugin
+    where the CPU has VNNI; elsewhere they stay on IREE's kernel, and f32's are put there."""
     model = language_models.build("gpt2-tiny")
-    step = mlc.generator(model, max_cache_len=16, precision="int8").compiled(1)
+    on_plugin = {"precision": "int8"} if matmul_library.exact_int8() else {"target_options": {"matmul-library": True}}
+    step = mlc.generator(model, max_cache_len=16, **on_plugin).compiled(1)
     assert step.report.pass_statistic("mlc-outline-library-dispatches", "library dispatches outlined") > 0
     caches = [torch.randn(cache_shape(model.config, 16)) for _ in range(4)]
     first = step.run_resident(torch.tensor([[5]]), torch.tensor(3), *caches, keep=range(1, 5))
