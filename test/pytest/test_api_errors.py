@@ -84,7 +84,8 @@ def exported():
                            r"got a \[3, 2\] torch.float32 tensor"),
     ((torch.ones(2, 3, dtype=torch.int64),), r"takes a \[2, 3\] torch.float32 tensor, got a \[2, 3\] torch.int64"),
     ((torch.randn(2, 3), torch.randn(2, 3)), r"the exported program takes 1 input\(s\); example_args has 2"),
-], ids=["shape", "dtype", "count"])
+    (("x",), r"example_args\[0\]: the exported program takes a \[2, 3\] torch.float32 tensor, got str"),
+], ids=["shape", "dtype", "count", "not a tensor"])
 def test_example_args_that_an_exported_program_does_not_take(exported, args, message):
     with pytest.raises(mlc.UserError, match=message):
         mlc.compile(exported, args)
