@@ -4,6 +4,7 @@ The module travels as MLIR bytecode (half the size of text, weights as
 resource blobs). IREE is handed linalg on tensors, the level below mlc.
 """
 
+import dataclasses
 import functools
 import io
 import os
@@ -55,8 +56,12 @@ RUNS_ALONE = ("concat", "im2col")
 # A transpose runs alone there too: fused with an elementwise op or a broadcast before it
 # (`abs(x).permute(0, 2, 1, 3)` of a [6, 3, 2, 3] input; `x.unsqueeze(0).expand(...)` in
 # the NHWC layout of a pooling), IREE's Vulkan code got part of the result wrong at small
-# shapes (random programs, seeds 40008, 50004 and 50015).
-GPU_RUNS_ALONE, GPU_LEFT_OUTSIDE = ("im2col", "transpose"), ("concat",)
+# shapes (random programs, seeds 40008, 50004 and 50015). So do a gather and a
+# take-along-axis: they read their input at positions computed at run time (a flip's
+# reversed rows), and with the input's producer in their dispatch, the GPU code read
+# positions that another thread had not yet written (`(x.round() + 1).flip(0)`: 2 to 28
+# of 10 to 1000 elements were 0 on vulkan-spirv; random programs, seed 300000).
+GPU_RUNS_ALONE, GPU_LEFT_OUTSIDE = ("im2col", "transpose", "gather", "take_along_axis"), ("concat",)
 # And a reduction over axes that are not one run (`(x * x).sum((0, 3))`) takes no producer
 # into its dispatch on the GPUs: fused, Vulkan computed it wrong in the first calls after
 # loading (mlc-fuse's split-reductions-alone). On cuda a precaution: not measured here.
@@ -578,22 +583,31 @@ def _device_function(vmfb: bytes, target_name: str, driver: str, parameters=None
     return call
 
 
-def _first_type_of(module: ir.Operation, element_class: type) -> str | None:
-    """The first type a value of the module has whose element is an `element_class`
-    (ir.F64Type, ir.F16Type), if any."""
+def _first_type_of(module: ir.Operation, matches) -> str | None:
+    """The first type of a value of the module that `matches` (a predicate on types), if any."""
     found = []
 
     def visit(op):
         values = list(op.results) + [arg for region in op.regions for block in region.blocks for arg in block.arguments]
         for value in values:
-            element = value.type.element_type if isinstance(value.type, ir.ShapedType) else value.type
-            if isinstance(element, element_class):
+            if matches(value.type):
                 found.append(str(value.type))
                 return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
 
     module.walk(visit)
     return found[0] if found else None
+
+
+def _element_is(element_class: type):
+    """Whether a type, or a shaped type's element, is an `element_class` (ir.F64Type)."""
+    return lambda type_: isinstance(type_.element_type if isinstance(type_, ir.ShapedType) else type_, element_class)
+
+
+def _is_narrow_integer_tensor(type_: ir.Type) -> bool:
+    """A tensor of bools, int8 or int16 (uint8 too): in a buffer of its own on Vulkan."""
+    return (isinstance(type_, ir.RankedTensorType) and isinstance(type_.element_type, ir.IntegerType)
+            and type_.element_type.width < 32)
 
 
 def _is_int64(type_: ir.Type) -> bool:
@@ -626,15 +640,33 @@ def _divides_int64(op: ir.Operation) -> bool:
 NO_INLINED_CONSTANTS = "--iree-flow-inline-constants-max-byte-length=0"
 
 
+# IREE's default Vulkan target (the Android baseline of 2022) stores int8, int16 and bool
+# tensors packed in 32-bit words, and its emulation loses values: a buffer whose size is
+# not a whole number of words loses its last elements to the bounds check (the tail of
+# a tensor<7xi8> reads and writes as 0; iree-org/iree#2022), and gathers from packed
+# int16 read wrong words. A module with such tensors gets that target with 8- and 16-bit
+# storage and arithmetic (VK_KHR_8bit_storage, VK_KHR_16bit_storage, shaderInt8,
+# shaderInt16: desktop GPUs and lavapipe have them). Such a module then needs a device
+# with them, where the default target ran anywhere and gave wrong numbers.
+VULKAN_WITH_NARROW_INTEGERS = (
+    '#hal.device.target<"vulkan", [#hal.executable.target<"vulkan-spirv", "vulkan-spirv-fb", {'
+    'iree_codegen.target_info = #iree_gpu.target<arch = "vp_android_baseline_2022", features = "spirv:v1.3,'
+    'cap:Shader,cap:Int8,cap:Int16,cap:StorageBuffer8BitAccess,cap:StorageBuffer16BitAccess,'
+    'ext:SPV_KHR_8bit_storage,ext:SPV_KHR_16bit_storage", wgp = <compute = fp32|int32|int16|int8, '
+    'storage = b32|b16|b8, subgroup = none, subgroup_size_choices = [64], max_workgroup_sizes = [128, 128, 64], '
+    'max_thread_count_per_workgroup = 128, max_workgroup_memory_bytes = 16384, '
+    'max_workgroup_counts = [65535, 65535, 65535]>>}>]>')
+
+
 def _compile_vulkan(module: ir.Operation, options: dict, cache: ExecutableCache | None = None) -> bytes:
     """SPIR-V has no f64 math (IREE would demote f64 to f32 and change the results), so
     float64 models are refused; int64 stays exact (emulated in the kernels)."""
-    f64 = _first_type_of(module, ir.F64Type)
+    f64 = _first_type_of(module, _element_is(ir.F64Type))
     if f64:
         raise UserError(f"target 'vulkan-spirv' cannot compute in float64 (the model has values of type {f64}); "
                         "convert the model and its inputs to float32 (model.float(), x.float())")
     named = options.get("vulkan-target")  # e.g. "llvmpipe" (lavapipe: native int64, subgroups), "ampere"
-    f16 = None if named else _first_type_of(module, ir.F16Type)
+    f16 = None if named else _first_type_of(module, _element_is(ir.F16Type))
     if f16:  # IREE's default target has no 16-bit floats: its kernels read and wrote f16 buffers as f32
         raise UserError(f"target 'vulkan-spirv' without a named Vulkan target cannot compute in float16 (the model "
                         f"has values of type {f16}); name one with 16-bit floats (target_options={{'vulkan-target': "
@@ -645,8 +677,12 @@ def _compile_vulkan(module: ir.Operation, options: dict, cache: ExecutableCache 
                         "emulates int64 there, without division or remainder); name one with 64-bit integers "
                         "(target_options={'vulkan-target': 'llvmpipe'} for lavapipe, or your GPU's) or divide "
                         "in int32")
-    flags = [f"--iree-vulkan-target={named}"] if named else [NO_INLINED_CONSTANTS] * any_op(module, _is_i64_table)
-    return compile_to_vmfb(module, VULKAN_SPIRV, flags, cache)
+    target, flags = VULKAN_SPIRV, [f"--iree-vulkan-target={named}"]
+    if not named:
+        flags = [NO_INLINED_CONSTANTS] * any_op(module, _is_i64_table)
+        if _first_type_of(module, _is_narrow_integer_tensor):
+            target = dataclasses.replace(target, flags=(f"--iree-hal-target-device={VULKAN_WITH_NARROW_INTEGERS}",))
+    return compile_to_vmfb(module, target, flags, cache)
 
 
 # IREE 3.13 knows these CUDA compute capabilities by name (--iree-cuda-target=sm_N).
