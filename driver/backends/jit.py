@@ -166,6 +166,11 @@ def load(artifact: bytes, parameters=None, driver=None):
 
     if checks:
         engine.register_runtime(CHECK_FAILED, check_failed)
+    try:
+        engine.lookup("main")  # the JIT links here: a symbol it cannot resolve fails now, not at the first call
+    except RuntimeError as error:
+        raise UserError(f"target 'mlir-cpu': LLVM's JIT could not link main ({error}); the 'JIT session error' "
+                        "before this names the symbols it could not resolve") from None
 
     def main(*arrays):
         if len(arrays) != len(inputs):

@@ -151,3 +151,33 @@ def test_integer_division_does_not_trap(dtype):
     assert torch.equal(quotient, lowest) and torch.equal(truncated, lowest) and not remainder.any()
     with pytest.raises(mlc.UserError, match="integer division by zero"):  # eager raises ZeroDivisionError
         compiled(a, torch.zeros(9, dtype=dtype))
+
+
+class RoundsToBfloat16(torch.nn.Module):
+    def forward(self, x):
+        return x.to(torch.bfloat16).float()
+
+
+@pytest.mark.parametrize("size", [6, 35])
+def test_bfloat16_at_a_buffer_edge(size):
+    """A bf16 buffer's last, partial vector is a masked load and store. On a CPU without
+    AVX-512-BF16, LLVM called compiler-rt's __truncsfbf2 for it, and the JIT could not
+    load `main` (random programs, seed 205014); it now moves the bits as i16."""
+    x = torch.randn(size) * 100
+    compiled = mlc.compile(RoundsToBfloat16(), (x,), target="mlir-cpu", allow_fallback=False)
+    assert torch.equal(compiled(x), RoundsToBfloat16()(x))
+
+
+def test_a_symbol_the_jit_cannot_resolve_is_an_error_at_load():
+    """An artifact calling a function nothing defines fails when it is loaded, with a
+    UserError, not a RuntimeError ("Unknown function main") at the first call."""
+    artifact = """
+    module attributes {mlc.inputs = [], mlc.results = []} {
+      llvm.func @mlc_defined_nowhere()
+      llvm.func @main() attributes {llvm.emit_c_interface} {
+        llvm.call @mlc_defined_nowhere() : () -> ()
+        llvm.return
+      }
+    }"""
+    with pytest.raises(mlc.UserError, match="JIT could not link main"):
+        targets.get("mlir-cpu").load(artifact.encode())
