@@ -191,20 +191,21 @@ def test_a_transpose_after_a_fused_op_on_vulkan(function, shape):
 
 
 @pytest.mark.iree
-@pytest.mark.parametrize("size", [10, 130])
+@pytest.mark.parametrize("shape", [(10,), (130,), (64, 96)])
 @pytest.mark.parametrize("function", [
-    lambda x: (torch.round(x * 8) + 1).flip(0) * 2,
-    lambda x: (torch.round(x * 8).to(torch.int16) + 1).flip(0).float() * 2,
-    lambda x: torch.take_along_dim(x.exp(), torch.arange(x.shape[0] - 1, -1, -1), 0),
+    lambda x: (torch.round(x * 8) + 1).flip(-1) * 2,
+    lambda x: (torch.round(x * 8).to(torch.int16) + 1).flip(-1).float() * 2,
+    lambda x: torch.take_along_dim(x.exp(), torch.arange(x.shape[-1] - 1, -1, -1).expand(x.shape), -1),
 ], ids=["flip", "int16 flip", "take along"])
-def test_a_gather_after_a_fused_op_on_vulkan(function, size):
+def test_a_gather_after_a_fused_op_on_vulkan(function, shape):
     """A gather (a flip's reversed rows) in the dispatch of its input's producer read
     positions not yet written on vulkan-spirv: 2 of 10 elements, 28 of 130, were 0
-    (random programs, seed 300000). A gather now runs alone on the GPU targets."""
+    (random programs, seed 300000); on cuda (an H200), `(x.exp() + 1).flip(-1)` of
+    [64, 96] was wrong too. A gather now runs alone on the GPU targets."""
     runs, why = targets.get("vulkan-spirv").can_run()
     if not runs:
         pytest.skip(f"vulkan-spirv does not run here: {why}")
-    compile_and_compare(function, torch.randn(size), target="vulkan-spirv", allow_fallback=False)
+    compile_and_compare(function, torch.randn(shape), target="vulkan-spirv", allow_fallback=False)
 
 
 @pytest.mark.iree
@@ -221,7 +222,7 @@ def test_narrow_integer_tensors_on_vulkan(dtype, opt_level):
     def narrow(x):
         return x > 0.1 if dtype == torch.bool else (torch.round(x * 8).abs() + 1).to(dtype)
 
-    for size in (7, 3, 130):
+    for size in (7, 130):
         for function in (narrow, lambda x: narrow(x).flip(0)):
             compile_and_compare(function, torch.randn(size), target="vulkan-spirv", allow_fallback=False,
                                 opt_level=opt_level)
