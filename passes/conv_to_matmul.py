@@ -8,8 +8,9 @@ with P = N * OH * OW output pixels. IREE's direct convolution code keeps few
 workgroups busy when the output has few pixels and many channels. Measured on a
 2-core Xeon (benchmarks/conv_strategies.py), ResNet's 3x3 convolutions at 7x7 and 14x14
 pixels ran 1.5-1.7x faster as im2col + matmul, those at 28x28 and 56x56 1.5-4x
-slower; so a convolution is rewritten when P <= `max-pixels`. A 1x1 convolution
-without padding needs no window copy: its input, subsampled by a strided
+slower; so a convolution is rewritten when P <= `max-pixels`. Where a CPU measured
+otherwise its target sets it: llvm-cpu on an x86 CPU without AVX-512 takes 1024
+(driver/backends/cpu_instructions.py). A 1x1 convolution without padding needs no window copy: its input, subsampled by a strided
 mlc.slice, viewed as [P, C] is the matmul's left operand.
 
 The weight's reshape folds at compile time (`mlc-fold-constants`), and

@@ -60,6 +60,7 @@ class TargetTraits(Protocol):
     dispatch_regions: bool  # it takes fusion groups as IREE dispatch regions
     whole_quantized_rows: bool  # a single int8 row runs whole (mlc-quantize-int8{whole-rows})
     library_attention: bool  # attention runs whole on mlc's matmul plugin (mlc-form-attention{library})
+    conv_matmul_pixels: int | None  # mlc-conv-to-matmul's max-pixels for its CPU (None: the pass's default)
 
 
 def _element_name(element) -> str:
@@ -85,8 +86,13 @@ class Pipeline:
         unless the pipeline set them itself; `mlc-quantize-int8` with whole rows where
         the target runs them so (`whole_quantized_rows`); `mlc-form-attention{library}`,
         `mlc-move-row-transposes{into-attention}` and `mlc-attention-views` before the
-        fusion where attention runs on mlc's matmul plugin (`library_attention`)."""
+        fusion where attention runs on mlc's matmul plugin (`library_attention`);
+        `mlc-conv-to-matmul` with the target's `max-pixels` where it has its own
+        (`conv_matmul_pixels`), unless the pipeline set one."""
         passes = list(self.passes)
+        pixels = getattr(target, "conv_matmul_pixels", None) if target is not None else None
+        if pixels is not None:
+            passes = [f"mlc-conv-to-matmul{{max-pixels={pixels}}}" if e == "mlc-conv-to-matmul" else e for e in passes]
         # Asked only at int8: the answer builds the matmul plugin.
         if target is not None and "mlc-quantize-int8" in passes and getattr(target, "whole_quantized_rows", False):
             passes = ["mlc-quantize-int8{whole-rows=true}" if e == "mlc-quantize-int8" else e for e in passes]

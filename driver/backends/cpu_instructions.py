@@ -6,6 +6,8 @@ and the census that reads them back out of a `.vmfb`.
   "x86-64-v3" stops at AVX2, as on a CPU without them; "sapphirerapids" or "znver4"
   target another machine. IREE aborts on a name LLVM does not know ("LLVM ERROR"), so a
   name is tried on a one-op module first and refused with LLVM's own list.
+- `conv_matmul_pixels(options)`: how many output pixels a convolution may have and still
+  run as im2col + matmul (mlc-conv-to-matmul{max-pixels}), for the CPU compiled for.
 - `census(vmfb)` counts the instructions that show which kernels a model's matmuls
   got: `vdpbf16ps` (AVX-512-BF16), `vpdpbusd` (VNNI on bytes) and `vpdpwssd` (VNNI on
   16-bit words, half the rate: IREE 3.13's s8 x s8 kernels sign-extend to these), AMX
@@ -15,6 +17,7 @@ and the census that reads them back out of a `.vmfb`.
 """
 
 import functools
+import platform
 import re
 import struct
 import subprocess
@@ -24,8 +27,16 @@ from collections import Counter
 import iree.compiler
 
 from ...errors import UserError
+from ..executable_cache import cpu_fields
 
 HOST = "host"
+# mlc-conv-to-matmul's max-pixels on an x86 CPU without AVX-512. The pass's default (256)
+# was measured on a Xeon with AVX-512, where IREE's direct convolutions beat im2col + its
+# own matmul kernel from 28x28 pixels on. On an AMD EPYC with AVX2 only, im2col +
+# matmul (IREE's kernel or the library, chosen per shape) won at 28x28 too: ResNet-18
+# 99.1 -> 92.7 ms, ResNet-50 206 -> 180 ms (README, Measured). A CNN at 64x64 lost
+# (11.7 -> 20.7 ms, its matmuls of 16 and 32 columns slow on both kernels), so not more.
+AVX2_CONV_MATMUL_PIXELS = 1024
 KERNELS = {
     "AVX-512-BF16": ("vdpbf16ps",),
     "VNNI 8-bit": ("vpdpbusd", "vpdpbusds"),  # u8 x s8, 4 products per lane
@@ -45,6 +56,15 @@ def cpu_flags(options) -> tuple[str, ...]:
     """iree-compile's flag for the `cpu` option; none for the host, which CPU_FLAGS names."""
     cpu = options.get("cpu", HOST)
     return () if cpu == HOST else (f"--iree-llvmcpu-target-cpu={cpu}",)
+
+
+def conv_matmul_pixels(options) -> int | None:
+    """mlc-conv-to-matmul's max-pixels for the CPU compiled for: AVX2_CONV_MATMUL_PIXELS for
+    this machine when it is an x86 CPU without AVX-512; None (the pass's default) for one
+    with it, another architecture, and a named cpu, whose speeds were not measured."""
+    if options.get("cpu", HOST) != HOST or platform.machine() not in ("x86_64", "AMD64"):
+        return None
+    return None if "avx512f" in cpu_fields().get("flags", "").split() else AVX2_CONV_MATMUL_PIXELS
 
 
 def check_cpu(options) -> None:

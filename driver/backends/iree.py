@@ -444,6 +444,7 @@ LLVM_CPU = Target(
     target_passes=_cpu_passes,
     quantized_rows=matmul_choice.quantized_rows_whole,
     attention_on_library=matmul_choice.attention_on_library,
+    conv_matmul_pixels=cpu_instructions.conv_matmul_pixels,
     flags=CPU_FLAGS,
     runtime_driver=cpu_runtime_driver,
     profiles=True,
@@ -745,7 +746,8 @@ def _gpu_target(name: str, runtime: str, **fields) -> Target:
 VULKAN_SPIRV = _gpu_target(
     "vulkan-spirv", "vulkan",
     description="IREE for any Vulkan device via SPIR-V (float64 refused; int64 exact)",
-    needs="a Vulkan 1.1+ driver (libvulkan1; lavapipe in mesa-vulkan-drivers runs on the CPU)",
+    needs="a Vulkan 1.1+ driver (libvulkan1; lavapipe in mesa-vulkan-drivers runs on the CPU), "
+          "with 8- and 16-bit storage for int8, int16 and bool tensors",
     compile=_compile_vulkan,
     options=("vulkan-target",),
     flags=VULKAN_FLAGS,

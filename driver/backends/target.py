@@ -37,6 +37,9 @@ class Target:
     quantized_rows: Callable[[Mapping], bool] | None = None
     # Whether, given the options, attention runs on mlc's matmul plugin (mlc-form-attention{library})
     attention_on_library: Callable[[Mapping], bool] | None = None
+    # Given the options, the most output pixels of a convolution run as im2col + matmul
+    # (mlc-conv-to-matmul{max-pixels}); None: the pass's default
+    conv_matmul_pixels: Callable[[Mapping], int | None] | None = None
     # Passes of its own on the lowered module, chosen from it and the target options, and
     # what to report of the choice (its `runtime_driver`, where it decides the driver):
     # (linalg module, options, weights inside the executable, the model's matmul FLOPs)
@@ -92,6 +95,11 @@ class BoundTarget:
     def library_attention(self) -> bool:
         """Whether attention runs whole on mlc's matmul plugin here (mlc-form-attention{library})."""
         return self.target.attention_on_library is not None and self.target.attention_on_library(self.options)
+
+    @property
+    def conv_matmul_pixels(self) -> int | None:
+        """The most output pixels of a convolution run as im2col + matmul here; None: the pass's default."""
+        return None if self.target.conv_matmul_pixels is None else self.target.conv_matmul_pixels(self.options)
 
     def compile(self, module, cache=None) -> bytes:
         return self.target.compile(module, dict(self.options), cache)

@@ -5,6 +5,8 @@ Tolerance: rtol=1e-4 and atol=1e-5, as the other end-to-end tests: a matmul sums
 the window's products in another order than a direct convolution.
 """
 
+import platform
+
 import large_models  # examples/, on the path through conftest.py
 import pytest
 import torch
@@ -13,6 +15,7 @@ from torch import nn
 
 import mlc
 from mlc import pipelines
+from mlc.driver.backends import cpu_instructions, targets
 
 pytestmark = pytest.mark.iree
 
@@ -83,3 +86,45 @@ def test_epilogue_fuses_with_the_matmul():
     compiled = mlc.compile(model, (torch.randn(1, 8, 7, 7),))
     groups = compiled.report["fusion groups"]
     assert ["mlc.matmul", "mlc.add", "mlc.relu"] in groups, groups
+
+
+def _cpu_without_avx512(monkeypatch):
+    fields = cpu_instructions.cpu_fields()
+    flags = " ".join(f for f in fields.get("flags", "").split() if not f.startswith("avx512"))
+    monkeypatch.setattr(cpu_instructions, "cpu_fields", lambda: {**fields, "flags": flags})
+    monkeypatch.setattr(cpu_instructions.platform, "machine", lambda: "x86_64")
+
+
+def test_the_cpu_chooses_how_many_pixels_become_a_matmul(monkeypatch):
+    """llvm-cpu on this machine sets max-pixels by its CPU: more on an x86 CPU without
+    AVX-512 (measured: README, Measured); the pass's default where it has AVX-512, for a
+    named cpu, on the other targets, and wherever the pipeline set its own."""
+    pixels = [p for p in pipelines.get("O2").graph_passes(targets.bind("llvm-cpu")) if "conv-to-matmul" in p]
+    x86_without_avx512 = (platform.machine() in ("x86_64", "AMD64")
+                          and "avx512f" not in cpu_instructions.cpu_fields().get("flags", "").split())
+    assert pixels == (["mlc-conv-to-matmul{max-pixels=1024}"] if x86_without_avx512 else ["mlc-conv-to-matmul"])
+    _cpu_without_avx512(monkeypatch)
+    assert targets.bind("llvm-cpu").conv_matmul_pixels == cpu_instructions.AVX2_CONV_MATMUL_PIXELS == 1024
+    assert targets.bind("llvm-cpu", {"cpu": "x86-64-v3"}).conv_matmul_pixels is None
+    assert targets.bind("vulkan-spirv").conv_matmul_pixels is None
+    assert "mlc-conv-to-matmul{max-pixels=49}" in o2(max_pixels=49).graph_passes(targets.bind("llvm-cpu"))
+    monkeypatch.setattr(cpu_instructions, "cpu_fields", lambda: {"flags": "avx2 avx512f"})
+    assert targets.bind("llvm-cpu").conv_matmul_pixels is None
+
+
+def test_a_28x28_convolution_is_a_matmul_on_a_cpu_without_avx512(monkeypatch):
+    """ResNet's 28x28 stage (784 pixels), with its BatchNorm, ReLU and residual: im2col +
+    matmul where the CPU has no AVX-512, a direct convolution where it has, both eager's."""
+    torch.manual_seed(0)
+    model = large_models.ResNet18().layer2[1].eval()
+    x = torch.randn(1, 128, 28, 28)
+    with torch.no_grad():
+        expected = model(x)
+    direct = mlc.compile(model, (x,), target_options={"cpu": "x86-64-v3"})  # a named cpu: the default 256
+    _cpu_without_avx512(monkeypatch)
+    as_matmul = mlc.compile(model, (x,))
+    assert conversions(direct) == {"kept (more pixels than max-pixels)": 2}
+    assert conversions(as_matmul) == {"convolutions to im2col + matmul": 2}
+    with torch.no_grad():
+        torch.testing.assert_close(direct(x), expected, rtol=RTOL, atol=ATOL)
+        torch.testing.assert_close(as_matmul(x), expected, rtol=RTOL, atol=ATOL)
