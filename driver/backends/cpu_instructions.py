@@ -34,7 +34,7 @@ HOST = "host"
 # was measured on a Xeon with AVX-512, where IREE's direct convolutions beat im2col + its
 # own matmul kernel from 28x28 pixels on. On an AMD EPYC with AVX2 only, im2col +
 # matmul (IREE's kernel or the library, chosen per shape) won at 28x28 too: ResNet-18
-# 99.1 -> 92.7 ms, ResNet-50 206 -> 180 ms (README, Measured). A CNN at 64x64 lost
+# 99.1 -> 92.7 ms, ResNet-50 206 -> 180 ms (benchmarks/conv_matmul_pixels.py). A CNN at 64x64 lost
 # (11.7 -> 20.7 ms, its matmuls of 16 and 32 columns slow on both kernels), so not more.
 AVX2_CONV_MATMUL_PIXELS = 1024
 KERNELS = {

@@ -25,6 +25,14 @@ def test_compare_runs_every_variant():
     assert "peak: 2 cores" in table or "peak: " in table
 
 
+def test_conv_matmul_pixels_times_each_threshold():
+    output = run(BENCHMARKS / "conv_matmul_pixels.py", "--model", "cnn", "--pixels", "256,1024", "--rounds", "1",
+                 "--block", "1")
+    assert "max-pixels 256: " in output and "max-pixels 1024: " in output
+    assert all(float(line.split("max error ")[1]) < 1e-4 for line in output.splitlines() if "max error" in line)
+    assert output.count(" ms") >= 3  # eager and both thresholds timed
+
+
 def test_import_large():
     output = run(BENCHMARKS / "import_large.py")
     assert "100.0M parameters" in output and "torch -> mlc -> O2 -> linalg" in output
