@@ -13,7 +13,9 @@ and, on request (--variants), "mlc O0" (mlc's conversion only), "mlc O2 no data 
 "mlc O2 bf16" with its peers at the same precision, "eager bf16" and "torch.compile bf16"
 (under torch.autocast("cpu", torch.bfloat16); these are checked by a relative error of
 2 %, not f32's tolerances), "mlc O2 int8" with "eager int8" (torch's quantize_dynamic of
-the Linear layers; both checked by a relative error of 5 %), and
+the Linear layers) and "torch.compile int8" (torchao's PT2E with X86InductorQuantizer,
+then inductor; int8 variants are checked by a relative error of 5 %), "eager bf16 matmuls"
+(f32 eager with torch.backends.mkldnn.matmul.fp32_precision = "bf16"), and
 "mlc O2 no library" / "mlc O2 all library" (matmul-library off / on: no f32 matmul, or every
 one, on MKL through mlc's plugin; the default measures each shape on this CPU and picks).
 The column "matmul shapes on library / IREE" says how mlc O2's default chose.
@@ -168,6 +170,43 @@ def build_eager_int8(model, inputs):
     return quantized, None, {}
 
 
+def build_eager_bf16_matmuls(model, inputs):
+    """Eager in f32 with oneDNN's matmuls in bf16 (torch.backends.mkldnn.matmul.fp32_precision),
+    the third bf16 peer: the model's own dtype, PyTorch's lower-precision matmul kernels."""
+    def run(*args):
+        saved = torch.backends.mkldnn.matmul.fp32_precision
+        torch.backends.mkldnn.matmul.fp32_precision = "bf16"
+        try:
+            return model(*args)
+        finally:
+            torch.backends.mkldnn.matmul.fp32_precision = saved
+
+    return run, None, {}
+
+
+def build_torch_compile_int8(model, inputs):
+    """PyTorch's static int8 flow for x86 (torchao's PT2E with X86InductorQuantizer,
+    calibrated on the example input, compiled by inductor with freezing), the int8 peer
+    that uses oneDNN's int8 kernels (AMX where the CPU has it)."""
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+    from torchao.quantization.pt2e.quantizer import x86_inductor_quantizer as x86
+
+    start = time.perf_counter()
+    graph = torch.export.export(model, inputs).module()
+    graph.graph.eliminate_dead_code()  # an unused output's partitions (BERT's pooler) break the quantizer
+    graph.recompile()
+    quantizer = x86.X86InductorQuantizer().set_global(x86.get_default_x86_inductor_quantization_config())
+    prepared = prepare_pt2e(graph, quantizer)
+    with torch.no_grad():
+        prepared(*inputs)  # calibration
+    function = torch.compile(convert_pt2e(prepared))
+    # Compiled under inference_mode, as it is called: a call in another grad mode would
+    # fail dynamo's guards and compile again, without freezing.
+    with torch.inference_mode(), torch._inductor.config.patch(freezing=True):
+        function(*inputs)  # compiles
+    return function, time.perf_counter() - start, {}
+
+
 def build_iree_direct(model, inputs):
     start = time.perf_counter()
     module = torch_mlir.fx.export_and_import(model, *inputs, output_type="linalg-on-tensors")
@@ -199,10 +238,13 @@ VARIANTS = {
     "torch.compile bf16": build_torch_compile_bf16,
     "mlc O2 int8": lambda model, inputs: build_mlc(model, inputs, precision="int8"),
     "eager int8": build_eager_int8,
+    "eager bf16 matmuls": build_eager_bf16_matmuls,
+    "torch.compile int8": build_torch_compile_int8,
 }
 # Variants that multiply in bf16 or int8: checked against eager's f32 result by the relative
 # error budget of mlc's precision (test_precision.py), not by f32's tolerances.
-BUDGETS = {"mlc O2 bf16": 2e-2, "eager bf16": 2e-2, "torch.compile bf16": 2e-2, "mlc O2 int8": 5e-2, "eager int8": 5e-2}
+BUDGETS = {"mlc O2 bf16": 2e-2, "eager bf16": 2e-2, "torch.compile bf16": 2e-2, "mlc O2 int8": 5e-2, "eager int8": 5e-2,
+           "eager bf16 matmuls": 2e-2, "torch.compile int8": 5e-2}
 DEFAULT_VARIANTS = ["mlc O2", *PEERS]
 
 

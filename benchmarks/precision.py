@@ -7,8 +7,10 @@ Per model, every variant of every precision is built, checked and timed in one r
 compare.py's `benchmark` (interleaved blocks, medians; f32 variants against eager within
 f32's tolerance, bf16 within 2 % and int8 within 5 % relative error of f32 eager):
     f32     mlc O2, eager, torch.compile
-    bf16    mlc O2 bf16, eager and torch.compile under torch.autocast("cpu", torch.bfloat16)
-    int8    mlc O2 int8, eager with torch.ao.quantization.quantize_dynamic (nn.Linear, qint8)
+    bf16    mlc O2 bf16, eager and torch.compile under torch.autocast("cpu", torch.bfloat16),
+            f32 eager with oneDNN's matmuls in bf16 (torch.backends.mkldnn.matmul.fp32_precision)
+    int8    mlc O2 int8, eager with torch.ao.quantization.quantize_dynamic (nn.Linear, qint8),
+            torch.compile of torchao's PT2E with X86InductorQuantizer (static int8, oneDNN)
 "mlc / best" divides mlc's latency by the fastest peer's at the same precision. "kernels"
 is what mlc's executable code uses for its matmuls (driver/backends/cpu_instructions.py),
 and how many matmul shapes run on MKL through the matmul plugin.
@@ -27,9 +29,10 @@ from mlc.driver.backends import matmul_library  # noqa: E402
 
 VARIANTS = {
     "f32": ("mlc O2", ["eager", "torch.compile"]),
-    "bf16": ("mlc O2 bf16", ["eager bf16", "torch.compile bf16"]),
-    "int8": ("mlc O2 int8", ["eager int8"]),
+    "bf16": ("mlc O2 bf16", ["eager bf16", "torch.compile bf16", "eager bf16 matmuls"]),
+    "int8": ("mlc O2 int8", ["eager int8", "torch.compile int8"]),
 }
+PEER_COLUMNS = 3  # eager, torch.compile, eager with bf16 matmuls (bf16 only)
 
 
 def kernels(facts: dict, precision: str) -> str:
@@ -47,7 +50,7 @@ def rows_of(result: dict, precisions: list[str]) -> list[list[str]]:
         latency = result["latency"]
         cells = [result["model"], precision, ms(latency[mine]) if mine in latency else "fails"]
         cells += [ms(latency[p]) if p in latency else "fails" for p in peers]
-        cells += [""] * (2 - len(peers))
+        cells += [""] * (PEER_COLUMNS - len(peers))
         timed = [latency[p] for p in peers if p in latency]
         ratio = latency[mine] / min(timed) if timed and mine in latency else math.nan
         cells += [f"{ratio:.2f}", kernels(result["facts"].get(mine, {}), precision)]
@@ -70,7 +73,8 @@ def main() -> None:
     results = [benchmark(name, variants, args.rounds, args.block) for name in args.models.split(",")]
     for line in machine():
         print(f"- {line}" if args.markdown else line)
-    header = ["model", "precision", "mlc ms", "eager ms", "torch.compile ms", "mlc / best peer", "kernels (mlc)"]
+    header = ["model", "precision", "mlc ms", "eager ms", "torch.compile ms", "eager bf16 matmuls ms",
+              "mlc / best peer", "kernels (mlc)"]
     table = [header] + [row for result in results for row in rows_of(result, precisions)]
     print()
     print_grid(table, args.markdown)

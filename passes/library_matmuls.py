@@ -23,7 +23,10 @@ every call.
 A lowered `mlc.quantized_matmul` of one row (`MxKxNxq8`: its steps marked by the
 lowering) goes whole: one region calling `mlc_matvec_s8_quantizing` on the f32 row, the
 int8 weight's block and its columns' scales, which quantizes the row inside the call;
-the steps that led up to it are erased.
+the steps that led up to it are erased. Of several rows (mlc-quantize-int8{whole-matrices}),
+it calls `mlc_gemm_s8_quantizing`, which quantizes the rows, multiplies (the weight
+packed once, with `packed`) and rescales, and takes the epilogue of the region that
+reads it (with `epilogues`), as a product of a region does.
 
 Which shapes run on the library is the driver's choice, measured on the CPU
 (driver/backends/matmul_choice.py); this pass rewrites what it is told. The plugin
@@ -54,11 +57,13 @@ FUNCTIONS = {"f32": SGEMM, "bf16": "mlc_gemm_bf16", "i8": "mlc_gemm_s8"}
 # Its function for a lowered mlc.quantized_matmul of one row: the f32 row in, quantized
 # inside the call, the int8 product rescaled to f32.
 QUANTIZING_ROW = "mlc_matvec_s8_quantizing"
+# ... and of several rows, with an epilogue (its flags may be none).
+QUANTIZING_ROWS = "mlc_gemm_s8_quantizing"
 # Its functions for a constant weight, packed once (option `packed`).
 PACKED = {"f32": "mlc_sgemm_packed", "bf16": "mlc_gemm_bf16_packed", "i8": "mlc_gemm_s8_packed"}
 # Its functions for a product followed by an epilogue (passes/library_epilogue.py).
 EPILOGUE = {"f32": "mlc_sgemm_epilogue", "bf16": "mlc_gemm_bf16_epilogue"}
-PLUGIN_FUNCTIONS = (*FUNCTIONS.values(), QUANTIZING_ROW, *PACKED.values(), *EPILOGUE.values())
+PLUGIN_FUNCTIONS = (*FUNCTIONS.values(), QUANTIZING_ROW, QUANTIZING_ROWS, *PACKED.values(), *EPILOGUE.values())
 # The `shape_key` kind of such a row: f32 in, int8 weights, f32 out.
 QUANTIZED = "q8"
 
@@ -241,8 +246,9 @@ def column_blocks(n: int, blocks: int) -> tuple[int, int]:
 def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_scale: ir.Value | None = None,
                    fingerprint: int | None = None, epilogue: library_epilogue.Epilogue | None = None) -> ir.Value:
     """lhs @ rhs computed on the library in a dispatch region, at the insertion point
-    (with `column_scale`: the f32 row `lhs` quantized per QUANTIZING_ROW, times the int8
-    `rhs`, rescaled by the row's scale and `column_scale`; with the `fingerprint` of a
+    (with `column_scale`: the f32 rows `lhs` quantized per QUANTIZING_ROW, times the int8
+    `rhs`, rescaled by each row's scale and `column_scale`, on QUANTIZING_ROWS with an
+    epilogue, empty or not, for several rows; with the `fingerprint` of a
     constant `rhs`: on PACKED's function, which packs the weight once; with an
     `epilogue` (several rows only): on EPILOGUE's function, which applies it).
 
@@ -258,7 +264,9 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_sca
     (m, k), n = lhs.type.shape, rhs.type.shape[1]
     index = ir.IndexType.get()
     if column_scale is not None:
-        function, result = QUANTIZING_ROW, ir.F32Type.get()
+        function, result = QUANTIZING_ROW if m == 1 else QUANTIZING_ROWS, ir.F32Type.get()
+        if m > 1 and epilogue is None:
+            epilogue = library_epilogue.Epilogue()
     else:
         kind = next(name for name in FUNCTIONS if element_type(name) == lhs.type.element_type)
         function, result = (FUNCTIONS if fingerprint is None else PACKED)[kind], result_type(kind)
@@ -368,6 +376,18 @@ def _quantized_row(matmul: ir.Operation) -> tuple[ir.Value, ir.Operation, ir.Val
     return quantize.operation.operands[0], rescale, rescale.operands[2]
 
 
+def _only_reader_region(value: ir.Value) -> ir.Operation | None:
+    """The dispatch region whose body is the only reader of `value`, or None."""
+    uses = list(value.uses)
+    if len(uses) != 1:
+        return None
+    op = uses[0].owner
+    op = getattr(op, "operation", op)
+    while op is not None and op.name != iree_flow.DISPATCH_REGION:
+        op = op.parent
+    return op
+
+
 # Ops without side effects that _erase_dead removes once nothing uses them.
 DEAD_WHEN_UNUSED = ("linalg.fill", "tensor.empty", "arith.constant", "linalg.generic", "linalg.matmul",
                     "util.optimization_barrier", *RESHAPES)
@@ -427,14 +447,27 @@ class LibraryMatmuls(Pass):
             self.count("matmuls on the library")
 
     def _move_quantized(self, matmul: ir.Operation, row: ir.Value, rescale: ir.Operation, column_scale: ir.Value) -> None:
-        """The steps of a lowered mlc.quantized_matmul, from the f32 row to the rescaled
-        product, as one library call; the steps left without uses go."""
+        """The steps of a lowered mlc.quantized_matmul, from the f32 rows to the rescaled
+        product, as one library call; the steps left without uses go. Of several rows,
+        the weight is packed once (`packed`) and the region that reads the product gives
+        its epilogue to the call where it is only one (`epilogues`)."""
+        weight, rows = matmul.operands[1], row.type.shape[0]
+        fingerprint = weight_fingerprint(weight) if self.packed and rows > 1 else None
+        if self.packed and rows > 1:
+            self.count("weights packed once" if fingerprint is not None else "weights packed at each call")
         with ir.InsertionPoint(rescale), rescale.location:
-            library = library_region(row, matmul.operands[1], self.workgroups, column_scale)
+            library = library_region(row, weight, self.workgroups, column_scale, fingerprint=fingerprint)
         rescale.results[0].replace_all_uses_with(library)
         body = rescale.parent.regions[0].blocks[0]
         rescale.erase()
         _erase_dead(body)
+        reader = _only_reader_region(library)
+        if rows > 1 and self.epilogues and reader is not None:
+            passed = self._take_epilogue(reader, library, row, weight, fingerprint, column_scale, before=reader)
+            if passed is not None:
+                reader.results[0].replace_all_uses_with(passed)
+                reader.erase()
+                self.count("regions left empty")
 
     def _move(self, matmul: ir.Operation, region: ir.Operation | None) -> None:
         """Computes `matmul` in a library region before its own region (or before it,
@@ -465,15 +498,17 @@ class LibraryMatmuls(Pass):
             self.count("regions left empty")
 
     def _take_epilogue(self, region: ir.Operation, library: ir.Value, lhs: ir.Value, rhs: ir.Value,
-                       fingerprint: int | None) -> ir.Value | None:
+                       fingerprint: int | None, column_scale: ir.Value | None = None,
+                       before: ir.Operation | None = None) -> ir.Value | None:
         """When `region` only applies an epilogue to the product, the product again on the
-        library with it (the region's value), in place of the `library` region; else None."""
+        library with it (the region's value), in place of the `library` region (placed
+        where that was, or `before` an op); else None."""
         epilogue = library_epilogue.find(region, library, lambda value: not _inside(value, region))
         if epilogue is None:
             return None
         first = library.owner
-        with ir.InsertionPoint(first), first.location:
-            with_epilogue = library_region(lhs, rhs, self.workgroups, fingerprint=fingerprint, epilogue=epilogue)
+        with ir.InsertionPoint(before or first), first.location:
+            with_epilogue = library_region(lhs, rhs, self.workgroups, column_scale, fingerprint, epilogue)
         library.replace_all_uses_with(with_epilogue)
         workload = first.operands[0].owner
         first.erase()

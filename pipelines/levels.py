@@ -59,6 +59,7 @@ class TargetTraits(Protocol):
     left_outside: tuple[str, ...]  # mlc ops it wants outside every fusion group
     dispatch_regions: bool  # it takes fusion groups as IREE dispatch regions
     whole_quantized_rows: bool  # a single int8 row runs whole (mlc-quantize-int8{whole-rows})
+    whole_quantized_matrices: bool  # int8 matmuls of several rows too (mlc-quantize-int8{whole-matrices})
     library_attention: bool  # attention runs whole on mlc's matmul plugin (mlc-form-attention{library})
     conv_matmul_pixels: int | None  # mlc-conv-to-matmul's max-pixels for its CPU (None: the pass's default)
 
@@ -84,7 +85,8 @@ class Pipeline:
         """The graph passes for `target`: `mlc-fuse` given the ops the target compiles only
         alone (`runs_alone`) and those it wants outside any group (`left_outside`),
         unless the pipeline set them itself; `mlc-quantize-int8` with whole rows where
-        the target runs them so (`whole_quantized_rows`); `mlc-form-attention{library}`,
+        the target runs them so (`whole_quantized_rows`), and matrices too
+        (`whole_quantized_matrices`); `mlc-form-attention{library}`,
         `mlc-move-row-transposes{into-attention}` and `mlc-attention-views` before the
         fusion where attention runs on mlc's matmul plugin (`library_attention`);
         `mlc-conv-to-matmul` with the target's `max-pixels` where it has its own
@@ -95,7 +97,8 @@ class Pipeline:
             passes = [f"mlc-conv-to-matmul{{max-pixels={pixels}}}" if e == "mlc-conv-to-matmul" else e for e in passes]
         # Asked only at int8: the answer builds the matmul plugin.
         if target is not None and "mlc-quantize-int8" in passes and getattr(target, "whole_quantized_rows", False):
-            passes = ["mlc-quantize-int8{whole-rows=true}" if e == "mlc-quantize-int8" else e for e in passes]
+            whole = "whole-rows=true" + " whole-matrices=true" * getattr(target, "whole_quantized_matrices", False)
+            passes = [f"mlc-quantize-int8{{{whole}}}" if e == "mlc-quantize-int8" else e for e in passes]
         if target is not None and getattr(target, "library_attention", False) and "mlc-fuse" in passes:
             at = passes.index("mlc-fuse")
             passes[at:at] = ["mlc-form-attention{library=true}", "mlc-move-row-transposes{into-attention=true}",

@@ -443,6 +443,7 @@ LLVM_CPU = Target(
     runs_alone=RUNS_ALONE,
     target_passes=_cpu_passes,
     quantized_rows=matmul_choice.quantized_rows_whole,
+    quantized_matrices=matmul_choice.quantized_matrices_whole,
     attention_on_library=matmul_choice.attention_on_library,
     conv_matmul_pixels=cpu_instructions.conv_matmul_pixels,
     flags=CPU_FLAGS,

@@ -34,7 +34,7 @@ from torch_mlir.dialects import arith, func, linalg, tensor
 from ...dialects import iree_flow
 from ...errors import UserError
 from ...passes import constant_values, library_matmuls
-from ..executable_cache import default_directory, host_cpu, iree_version
+from ..executable_cache import cpu_fields, default_directory, host_cpu, iree_version
 from . import matmul_library
 
 # Below this much work a matmul stays on IREE's kernel unmeasured: the extra dispatch
@@ -113,6 +113,15 @@ def quantized_rows_whole(options: dict) -> bool:
     """Whether single int8 rows run whole on the library (mlc-quantize-int8{whole-rows}):
     the option allows the library, the plugin builds here, and int8 sums exactly."""
     return option(options) != "off" and matmul_library.available()[0] and matmul_library.exact_int8()
+
+
+def quantized_matrices_whole(options: dict) -> bool:
+    """Whether int8 matmuls of several rows run whole on the library too
+    (mlc-quantize-int8{whole-matrices}): where single rows do and MKL's int8 GEMM runs on
+    AMX, 3.6-6x IREE's kernel on BERT-base's shapes (Intel Xeon). Unmeasured, as single
+    rows are: elsewhere MKL's int8 may lose (Zen 4: slower than its own f32 GEMM), and
+    the matmuls stay IREE's steps, chosen per shape."""
+    return quantized_rows_whole(options) and "amx_int8" in cpu_fields().get("flags", "").split()
 
 
 def attention_on_library(options: dict) -> bool:

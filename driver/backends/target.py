@@ -35,6 +35,8 @@ class Target:
     left_outside: tuple[str, ...] = ()  # mlc ops left out of every group, for IREE to place (mlc-fuse{outside})
     # Whether, given the options, a single int8 row runs whole (mlc-quantize-int8{whole-rows})
     quantized_rows: Callable[[Mapping], bool] | None = None
+    # Whether, given the options, int8 matmuls of several rows run whole too (mlc-quantize-int8{whole-matrices})
+    quantized_matrices: Callable[[Mapping], bool] | None = None
     # Whether, given the options, attention runs on mlc's matmul plugin (mlc-form-attention{library})
     attention_on_library: Callable[[Mapping], bool] | None = None
     # Given the options, the most output pixels of a convolution run as im2col + matmul
@@ -90,6 +92,11 @@ class BoundTarget:
     def whole_quantized_rows(self) -> bool:
         """Whether a single int8 row runs whole here (mlc-quantize-int8{whole-rows})."""
         return self.target.quantized_rows is not None and self.target.quantized_rows(self.options)
+
+    @property
+    def whole_quantized_matrices(self) -> bool:
+        """Whether int8 matmuls of several rows run whole here too (mlc-quantize-int8{whole-matrices})."""
+        return self.target.quantized_matrices is not None and self.target.quantized_matrices(self.options)
 
     @property
     def library_attention(self) -> bool:

@@ -230,7 +230,10 @@ def test_int8_matmuls_on_the_library_sum_exactly_as_iree_does():
     for x in (torch.randn(13, 72), torch.randn(1, 72), torch.tensor([[-1.0, 1.0] * 36])):
         on = mlc.compile(model, (x,), precision="int8", **ON)
         off = mlc.compile(model, (x,), precision="int8", target_options={"matmul-library": False})
-        kind = "q8" if x.shape[0] == 1 else "i8"  # a single row is quantized in the library's call
+        # A single row is quantized in the library's call, and several rows too where MKL's
+        # int8 runs on AMX (mlc-quantize-int8{whole-matrices}).
+        whole = x.shape[0] == 1 or matmul_choice.quantized_matrices_whole(ON["target_options"])
+        kind = "q8" if whole else "i8"
         if not matmul_library.exact_int8():  # no VNNI: MKL's int8 sums saturate, so IREE's kernel keeps them
             assert library_shapes(on) == []
         else:
@@ -239,6 +242,57 @@ def test_int8_matmuls_on_the_library_sum_exactly_as_iree_does():
             assert packed == (0 if x.shape[0] == 1 else 2)  # several rows: the weight and its column sums packed once
         for _ in range(2):
             np.testing.assert_allclose(np.asarray(on(x)), np.asarray(off(x)), rtol=1e-6, atol=1e-6)
+
+
+class QuantizedBlock(torch.nn.Module):
+    """A transformer's MLP at int8: Linear, GELU, Linear, the residual added."""
+
+    def __init__(self):
+        super().__init__()
+        self.up, self.down = torch.nn.Linear(72, 200), torch.nn.Linear(200, 72)
+
+    def forward(self, x):
+        return x + self.down(torch.nn.functional.gelu(self.up(x)))
+
+
+def test_int8_matrices_run_whole_only_where_mkl_has_amx(monkeypatch):
+    """mlc-quantize-int8{whole-matrices} is the CPU's choice: set where single rows run
+    whole and the CPU has AMX-INT8, not without it."""
+    fields = matmul_choice.cpu_fields()
+    flags = " ".join(f for f in fields.get("flags", "").split() if f != "amx_int8")
+    monkeypatch.setattr(matmul_choice, "quantized_rows_whole", lambda options: True)
+    monkeypatch.setattr(matmul_choice, "cpu_fields", lambda: {**fields, "flags": flags + " amx_int8"})
+    assert matmul_choice.quantized_matrices_whole({})
+    monkeypatch.setattr(matmul_choice, "cpu_fields", lambda: {**fields, "flags": flags})
+    assert not matmul_choice.quantized_matrices_whole({})
+    monkeypatch.setattr(matmul_choice, "quantized_rows_whole", lambda options: False)
+    monkeypatch.setattr(matmul_choice, "cpu_fields", lambda: {**fields, "flags": flags + " amx_int8"})
+    assert not matmul_choice.quantized_matrices_whole({})
+
+
+@pytest.mark.iree
+def test_int8_matrices_run_whole_with_their_epilogues():
+    """Where several int8 rows run whole (AMX), each Linear is one call of the plugin's
+    mlc_gemm_s8_quantizing, which quantizes the rows, multiplies and rescales, and takes
+    the bias and GELU, or the bias and the residual, after it: two calls and no region
+    of IREE's. Its numbers are the steps' on IREE's kernel, to rounding (GELU's erf is
+    the plugin's own); odd sizes, 13 rows, the weight packed once."""
+    torch.manual_seed(0)
+    model, x = QuantizedBlock().eval(), torch.randn(13, 72)
+    on = mlc.compile(model, (x,), precision="int8", **ON)
+    off = mlc.compile(model, (x,), precision="int8", target_options={"matmul-library": False})
+    if not matmul_choice.quantized_matrices_whole(ON["target_options"]):
+        assert all(shape.endswith("i8") for shape in library_shapes(on))  # the steps, as before
+    else:
+        assert library_shapes(on) == ["13x72x200xq8", "13x200x72xq8"]
+        assert on.report.pass_statistic("mlc-library-matmuls", "epilogues on the library") == 2
+        assert on.report.pass_statistic("mlc-library-matmuls", "weights packed once") == 2
+        assert on.report["dispatches"] == 2
+    for _ in range(2):
+        np.testing.assert_allclose(np.asarray(on(x)), np.asarray(off(x)), rtol=1e-5, atol=1e-5)
+    with torch.no_grad():
+        expected = model(x)
+    assert float((on(x) - expected).norm() / expected.norm()) < 5e-2  # int8's budget (test_precision.py)
 
 
 @pytest.mark.iree

@@ -1,5 +1,6 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-quantize-int8)' | FileCheck %s
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-quantize-int8{whole-rows=true})' | FileCheck %s --check-prefix=WHOLE
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-quantize-int8{whole-rows=true whole-matrices=true})' | FileCheck %s --check-prefix=MATRICES
 
 /// A matmul by a constant f32 weight multiplies int8 by int8 and sums in int32: the
 /// weight quantized per column at compile time (each column here has 127 at most, so its
@@ -22,6 +23,19 @@
 // CHECK:      %[[ROWS:.*]] = "mlc.mul"(%[[WIDE]], %[[SX]]) : (tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
 // CHECK:      %[[Y:.*]] = "mlc.mul"(%[[ROWS]], %[[SW]]) : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
 // CHECK:      return %[[Y]]
+
+/// Several rows stay steps with whole-rows alone, and become one mlc.quantized_matmul
+/// with whole-matrices too (a CPU whose library multiplies int8 on AMX).
+
+// WHOLE-LABEL:    func.func @linear
+// WHOLE:          "mlc.abs"
+// WHOLE-NOT:      "mlc.quantized_matmul"
+// MATRICES-LABEL: func.func @linear
+// MATRICES-SAME:  (%[[X:.*]]: tensor<2x8xf32>)
+// MATRICES-NOT:   "mlc.abs"
+// MATRICES:       %[[Y:.*]] = "mlc.quantized_matmul"(%[[X]], %{{.*}}, %{{.*}}) : (tensor<2x8xf32>, tensor<8x4xi8>, tensor<4xf32>) -> tensor<2x4xf32>
+// MATRICES-NOT:   "mlc.matmul"
+// MATRICES:       return %[[Y]]
 func.func @linear(%x: tensor<2x8xf32>) -> tensor<2x4xf32> {
   %w = "mlc.constant"() {value = dense<[[127.0, 127.0, 127.0, 127.0], [-36.0, -33.0, -127.0, -27.0], [-24.0, -21.0, -18.0, -15.0], [-12.0, -9.0, -6.0, -3.0], [0.0, 3.0, 6.0, 9.0], [12.0, 15.0, 18.0, 21.0], [24.0, 27.0, 30.0, 33.0], [36.0, 39.0, 42.0, 45.0]]> : tensor<8x4xf32>} : () -> tensor<8x4xf32>
   %0 = "mlc.matmul"(%x, %w) : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
@@ -66,6 +80,8 @@ func.func @left_alone(%q: tensor<2x4x8xf32>, %k: tensor<2x8x4xf32>, %v: tensor<4
 // WHOLE:      %[[Y:.*]] = "mlc.quantized_matmul"(%[[X]], %[[WQ]], %[[SW]]) : (tensor<1x8xf32>, tensor<8x4xi8>, tensor<4xf32>) -> tensor<1x4xf32>
 // WHOLE-NOT:  "mlc.matmul"
 // WHOLE:      return %[[Y]]
+// MATRICES-LABEL: func.func @single_row
+// MATRICES:       "mlc.quantized_matmul"
 func.func @single_row(%x: tensor<1x8xf32>) -> tensor<1x4xf32> {
   %w = "mlc.constant"() {value = dense<[[127.0, 127.0, 127.0, 127.0], [-36.0, -33.0, -127.0, -27.0], [-24.0, -21.0, -18.0, -15.0], [-12.0, -9.0, -6.0, -3.0], [0.0, 3.0, 6.0, 9.0], [12.0, 15.0, 18.0, 21.0], [24.0, 27.0, 30.0, 33.0], [36.0, 39.0, 42.0, 45.0]]> : tensor<8x4xf32>} : () -> tensor<8x4xf32>
   %0 = "mlc.matmul"(%x, %w) : (tensor<1x8xf32>, tensor<8x4xf32>) -> tensor<1x4xf32>
