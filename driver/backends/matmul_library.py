@@ -71,10 +71,8 @@ def _compiler() -> str:
 # selects of vector_math.h's exp, erf and tanh (GELU's epilogue, attention's softmax) into
 # vector blends except in the AVX-512 clone, which has masks; the AVX2 clone ran them one
 # element at a time (the transformer block's GELU: 5 ms of its 23 on an AVX2 AMD EPYC).
-# Nothing here reads the floating-point exception flags. -fopenmp-simd: `#pragma omp simd`
-# reductions (no OpenMP runtime), which GCC vectorizes where a float max loop is not
-# (an int8 matmul's rows' largest magnitudes: 500 -> 50 us for 128x3072, Intel Xeon).
-CFLAGS = ("-O3", "-fno-trapping-math", "-fopenmp-simd", "-shared", "-fPIC")
+# Nothing here reads the floating-point exception flags.
+CFLAGS = ("-O3", "-fno-trapping-math", "-shared", "-fPIC")
 
 
 def _build_key(compiler: str, include: Path, libraries: list[Path]) -> str:
