@@ -90,8 +90,9 @@ class QuantizedMatmulOp(MlcOp, name="quantized_matmul", traits=[ext.Pure]):
     """`lhs` [M, K] times an int8 `weight` [K, N] with a scale per column: each row of
     `lhs` quantized at run time (sx = max|row| / 127, q = round(row / sx) in -127..127),
     summed in int32, then times sx and the column's `scale` (mlc-quantize-int8, for a
-    single row: an LLM's decode step). One op, so that the matmul library runs it in one
-    call, quantizing the row itself; IREE's kernel gets the steps as separate linalg ops."""
+    single row, an LLM's decode step, and for several where MKL's int8 runs on AMX). One
+    op, so that the matmul library runs it in one call, quantizing the rows itself;
+    IREE's kernel gets the steps as separate linalg ops."""
 
     fusion_kind = Declined("its lowering is a reduction, then a matmul, which the matmul library takes whole "
                            "(passes/library_matmuls.py)")

@@ -56,7 +56,7 @@ from .shape import refine_slice_types
 
 NOT_CONVERTED = {
     Im2colOp: Declined("made by mlc-conv-to-matmul from a convolution"),
-    QuantizedMatmulOp: Declined("made by mlc-quantize-int8 from a matmul of one row by a constant weight"),
+    QuantizedMatmulOp: Declined("made by mlc-quantize-int8 from a matmul by a constant weight"),
     AttentionOp: Declined("made by mlc-form-attention from attention's steps (scaled_dot_product_attention converts to them)"),
     UpdateSliceOp: Declined("made by mlc-form-update-slice from a scatter of one block at a run-time offset "
                             "(index_copy, index_put)"),
