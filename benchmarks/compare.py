@@ -37,6 +37,7 @@ is over the models where both ran.
 """
 
 import argparse
+import collections
 import copy
 import io
 import math
@@ -64,6 +65,7 @@ from torch.utils.flop_counter import FlopCounterMode  # noqa: E402
 import mlc  # noqa: E402
 from mlc.driver.backends import cpu_instructions  # noqa: E402
 from mlc.driver.backends import iree as iree_backend  # noqa: E402
+from mlc.driver.backends.matmul_library import kernel_of  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
 import large_models  # noqa: E402
@@ -128,6 +130,8 @@ def build_mlc(model, inputs, opt_level=2, data_tiling=True, matmul_library="auto
     chosen = compiled.report.get("matmul library", {})
     return compiled, compiled.report["seconds"], {"dispatches": compiled.report["dispatches"],
                                                   "library": len(chosen.get("library", [])),
+                                                  "library kernels": dict(collections.Counter(
+                                                      map(kernel_of, chosen.get("library", [])))),
                                                   "iree": len(chosen.get("iree", [])),
                                                   "kernels": cpu_instructions.census(compiled.vmfb)}
 

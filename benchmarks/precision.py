@@ -13,7 +13,8 @@ f32's tolerance, bf16 within 2 % and int8 within 5 % relative error of f32 eager
             torch.compile of torchao's PT2E with X86InductorQuantizer (static int8, oneDNN)
 "mlc / best" divides mlc's latency by the fastest peer's at the same precision. "kernels"
 is what mlc's executable code uses for its matmuls (driver/backends/cpu_instructions.py),
-and how many matmul shapes run on MKL through the matmul plugin.
+and how many matmul shapes run on each kernel of the matmul plugin (MKL's, or mlc's own
+VNNI, AVX-512-BF16 and AMX kernels: matmul_library.kernel_of).
 """
 
 import argparse
@@ -25,8 +26,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compare import benchmark, cpu, log, machine, ms, print_grid, warm_up_compilers  # noqa: E402
 
-from mlc.driver.backends import matmul_library  # noqa: E402
-
 VARIANTS = {
     "f32": ("mlc O2", ["eager", "torch.compile"]),
     "bf16": ("mlc O2 bf16", ["eager bf16", "torch.compile bf16", "eager bf16 matmuls"]),
@@ -35,11 +34,9 @@ VARIANTS = {
 PEER_COLUMNS = 3  # eager, torch.compile, eager with bf16 matmuls (bf16 only)
 
 
-def kernels(facts: dict, precision: str) -> str:
+def kernels(facts: dict) -> str:
     used = [kind for kind, count in facts.get("kernels", {}).items() if count]
-    if facts.get("library"):
-        operands = {"int8": "i8"}.get(precision, precision)
-        used.append(f"MKL {matmul_library.mkl_kernel(operands)} ({facts['library']} shapes)")
+    used += [f"{kernel} ({count} shapes)" for kernel, count in facts.get("library kernels", {}).items()]
     return ", ".join(used)
 
 
@@ -53,7 +50,7 @@ def rows_of(result: dict, precisions: list[str]) -> list[list[str]]:
         cells += [""] * (PEER_COLUMNS - len(peers))
         timed = [latency[p] for p in peers if p in latency]
         ratio = latency[mine] / min(timed) if timed and mine in latency else math.nan
-        cells += [f"{ratio:.2f}", kernels(result["facts"].get(mine, {}), precision)]
+        cells += [f"{ratio:.2f}", kernels(result["facts"].get(mine, {}))]
         rows.append(cells)
     return rows
 
