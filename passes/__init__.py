@@ -7,6 +7,7 @@
 from . import (  # noqa: F401
     attention_views,
     bufferize,
+    conv_tiles,
     conv_to_matmul,
     convert_layout,
     convert_torch_to_mlc,

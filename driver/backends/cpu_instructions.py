@@ -8,6 +8,8 @@ and the census that reads them back out of a `.vmfb`.
   name is tried on a one-op module first and refused with LLVM's own list.
 - `conv_matmul_pixels(options)`: how many output pixels a convolution may have and still
   run as im2col + matmul (mlc-conv-to-matmul{max-pixels}), for the CPU compiled for.
+- `avx2_without_avx512(options)`: whether IREE's direct convolutions get mlc's tiles
+  (mlc-conv-tiles), for the CPU compiled for.
 - `census(vmfb)` counts the instructions that show which kernels a model's matmuls
   got: `vdpbf16ps` (AVX-512-BF16), `vpdpbusd` (VNNI on bytes) and `vpdpwssd` (VNNI on
   16-bit words, half the rate: IREE 3.13's s8 x s8 kernels sign-extend to these), AMX
@@ -65,6 +67,20 @@ def conv_matmul_pixels(options) -> int | None:
     if options.get("cpu", HOST) != HOST or platform.machine() not in ("x86_64", "AMD64"):
         return None
     return None if "avx512f" in cpu_fields().get("flags", "").split() else AVX2_CONV_MATMUL_PIXELS
+
+
+# LLVM's x86 CPUs with AVX2 but not AVX-512, for which mlc-conv-tiles sets convolutions' tiles.
+AVX2_CPUS = frozenset({"x86-64-v3", "haswell", "broadwell", "skylake", "alderlake", "znver1", "znver2", "znver3"})
+
+
+def avx2_without_avx512(options) -> bool:
+    """Whether the CPU compiled for is an x86 one with AVX2 but not AVX-512: this machine's
+    flags for "host", else AVX2_CPUS (passes/conv_tiles.py)."""
+    cpu = options.get("cpu", HOST)
+    if cpu != HOST:
+        return cpu in AVX2_CPUS
+    flags = cpu_fields().get("flags", "").split()
+    return platform.machine() in ("x86_64", "AMD64") and "avx2" in flags and "avx512f" not in flags
 
 
 def check_cpu(options) -> None:

@@ -377,22 +377,27 @@ def _cpu_passes(module: ir.Operation, options: dict, weights_inside: bool = True
     that leaves IREE too much for one thread is weighed against IREE's workers instead.
     Constant weights are packed once, keyed by their values, where those values are the
     executable's own: a parameter archive could be swapped for another after compiling.
-    A bias, residual and GELU after a product go into its call (passes/library_epilogue.py)."""
+    A bias, residual and GELU after a product go into its call (passes/library_epilogue.py).
+    On x86 with AVX2 but not AVX-512, direct convolutions get mlc's tiles (mlc-conv-tiles)."""
     eligible = matmul_choice.library_flops(module, matmul_choice.eligible_shapes(module))
     outside = None if flops is None else max(0.0, flops - eligible)  # what only IREE's code can run
     choice, driver = _plan(module, options, outside)
     facts = {"matmul_library": choice, "runtime_driver": driver}
+    tiles = [CONV_TILES] if cpu_instructions.avx2_without_avx512(options) else []
     if not choice["library"]:
-        return [OUTLINE] if _calls_plugin(module) else [], facts
+        return tiles + ([OUTLINE] if _calls_plugin(module) else []), facts
     shapes = ",".join(choice["library"])
     # On local-sync, one workgroup per matmul, split by the plugin among its own threads;
     # on IREE's task workers (one per core), one workgroup each: the plugin splits no call
     # made there.
     workgroups = 1 if driver == "local-sync" else len(os.sched_getaffinity(0))
-    return [f"mlc-library-matmuls{{shapes={shapes} workgroups={workgroups} packed={str(weights_inside).lower()} "
-            "epilogues=true}", OUTLINE], facts
+    return tiles + [f"mlc-library-matmuls{{shapes={shapes} workgroups={workgroups} "
+                    f"packed={str(weights_inside).lower()} epilogues=true}}", OUTLINE], facts
 
 
+# IREE's direct convolutions with full vector registers where it would give them half
+# (x86 with AVX2 but not AVX-512; passes/conv_tiles.py).
+CONV_TILES = "mlc-conv-tiles"
 # Last: the plugin's regions (library matmuls, attention) as executables of their own,
 # so that IREE inlines its ABI stub's call early (passes/outline_library_dispatches.py).
 OUTLINE = "mlc-outline-library-dispatches"

@@ -74,3 +74,9 @@ def test_precision_names_each_precision():
     assert rows[1][6].strip() and rows[2][5].strip()  # eager's bf16 matmuls; PT2E's int8 under torch.compile
     library = [part for row in rows for part in row[9].strip().split(", ") if part.endswith("shapes)")]
     assert all(re.fullmatch(r"(MKL|mlc) [\w-]+ \(\d+ shapes\)", part) for part in library), library
+
+
+def test_conv_tiles_on_the_cnn_held_to_avx2():
+    table = run(BENCHMARKS / "conv_tiles.py", "--models", "cnn", "--cpu", "x86-64-v3", "--rounds", "1")
+    row = next(line.split("|") for line in table.splitlines() if line.startswith("| cnn "))
+    assert "eager: AVX2" in table and float(row[5]) > 0 and row[6].strip() == "2"  # both 3x3 convolutions of 16 channels
