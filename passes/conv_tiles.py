@@ -14,9 +14,10 @@ for x86-64-v3 (`benchmarks/conv_tiles.py`):
 
 So: 4 pixels by 16 channels where a convolution has at least MIN_WIDE_CHANNELS output
 channels, else 8 pixels by 8; eight accumulator registers either way, of AVX2's sixteen.
-The work each workgroup takes (IREE's `distribution` level) is what IREE chose for these
-shapes: whole images where the batch has several, else 4 rows of output; at most 64
-output channels. A convolution whose output width or channels the vector tile does not
+The work each workgroup takes (IREE's `distribution` level) is what IREE chose for a
+single image: 4 rows of output, at most 64 output channels; of one image at a time where
+the batch has several (IREE gave the CNN's batch of 8 whole images: 4.18-4.26 ms, against
+3.83-4.11 in rows of 4, and a small batch of large images would keep few cores busy). A convolution whose output width or channels the vector tile does not
 divide keeps IREE's choice: a tile of 6 pixels by 16 channels over rows of 64 ran the
 CNN 5x slower.
 """
@@ -29,13 +30,13 @@ CONV = "linalg.conv_2d_nhwc_hwcf"
 MIN_INPUT_CHANNELS = 8  # IREE already tiles a stem of 3 input channels at 8 by 8
 MIN_WIDE_CHANNELS = 64
 CHANNELS_PER_WORKGROUP = 64
-ROWS_PER_WORKGROUP = 4  # a single image's
+ROWS_PER_WORKGROUP = 4
 REDUCTION_CHANNELS = 8
 
 
 def vector_tile(width: int, channels: int) -> tuple[int, int] | None:
     """(output pixels, output channels) of the vector tile for an output of `width`
-    pixels per row and `channels` channels; None where neither divides."""
+    pixels per row and `channels` channels; None where no tile of full registers divides."""
     pixels, lanes = (4, 16) if channels >= MIN_WIDE_CHANNELS and channels % 16 == 0 else (8, 8)
     if channels % lanes:
         return None
@@ -51,7 +52,7 @@ def compilation_info(output_shape: list[int], input_channels: int) -> str | None
     if tile is None or input_channels < MIN_INPUT_CHANNELS or input_channels % REDUCTION_CHANNELS:
         return None
     pixels, lanes = tile
-    distribution = [1 if batch > 1 else 0, rows if batch > 1 else min(ROWS_PER_WORKGROUP, rows), width,
+    distribution = [1 if batch > 1 else 0, min(ROWS_PER_WORKGROUP, rows), width,
                     min(channels, CHANNELS_PER_WORKGROUP), 0, 0, 0]
     return ("#iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<"
             f"distribution = {distribution}, vector_common_parallel = [1, 1, {pixels}, {lanes}, 0, 0, 0], "

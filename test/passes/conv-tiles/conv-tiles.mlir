@@ -13,10 +13,10 @@ func.func @wide(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>, %o: tenso
 
 // -----
 
-/// 16 channels on a batch of 8, strided: 8 pixels by 8 channels, one image per workgroup.
+/// 16 channels on a batch of 8, strided: 8 pixels by 8 channels, 4 rows of one image per workgroup.
 
 // CHECK-LABEL: func.func @narrow_batch
-// CHECK:       compilation_info = {{.*}}distribution = [1, 32, 32, 16, 0, 0, 0], vector_common_parallel = [1, 1, 8, 8, 0, 0, 0]
+// CHECK:       compilation_info = {{.*}}distribution = [1, 4, 32, 16, 0, 0, 0], vector_common_parallel = [1, 1, 8, 8, 0, 0, 0]
 func.func @narrow_batch(%x: tensor<8x65x65x16xf32>, %w: tensor<3x3x16x16xf32>, %o: tensor<8x32x32x16xf32>) -> tensor<8x32x32x16xf32> {
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
       ins(%x, %w : tensor<8x65x65x16xf32>, tensor<3x3x16x16xf32>) outs(%o : tensor<8x32x32x16xf32>) -> tensor<8x32x32x16xf32>
