@@ -6,15 +6,13 @@ on a CPU with AVX2 but not AVX-512, or this one held to AVX2.
 With `--cpu x86-64-v3` on a machine with AVX-512, IREE compiles for AVX2 and eager is held
 to AVX2 too (ATEN_CPU_CAPABILITY=avx2, ONEDNN_MAX_CPU_ISA=AVX2, MKL_ENABLE_INSTRUCTIONS=AVX2,
 set before torch loads): an AVX2 machine's instructions, not its caches or memory. Each
-variant is checked against eager once, then all are timed interleaved, blocks of 3 calls;
-medians in ms.
+variant is checked against eager once, then all are timed interleaved by compare.py's
+time_blocks (blocks of 3 calls, each begun by uncounted calls); medians in ms.
 """
 
 import argparse
 import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
 
@@ -33,15 +31,8 @@ def main() -> None:
     from mlc.driver.backends import cpu_instructions
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
-    import large_models
-    import zoo
-    from compare import machine, ms, print_grid
+    from compare import load, machine, ms, print_grid, time_blocks
 
-    import models
-
-    factories = {"cnn": (models.make_cnn, (8, 3, 64, 64)), "resnet18": (large_models.make_resnet18, (1, 3, 224, 224)),
-                 "resnet50": (lambda: zoo.build("resnet50")[0], (1, 3, 224, 224))}
     options = {"cpu": arguments.cpu}
     if not cpu_instructions.avx2_without_avx512(options):
         parser.error(f"cpu {arguments.cpu!r} has AVX-512 (or is not x86): mlc-conv-tiles leaves it to IREE")
@@ -49,32 +40,22 @@ def main() -> None:
     table = [["model", "ms eager", "ms mlc, IREE's tiles", "ms mlc, mlc-conv-tiles", "mlc-conv-tiles / IREE's",
               "convolutions tiled"]]
     for name in arguments.models.split(","):
-        factory, shape = factories[name]
-        torch.manual_seed(0)
-        model, x = factory().eval(), torch.randn(*shape)
-        tiled = mlc.compile(model, (x,), target_options=options)
+        model, inputs = load(name)  # compare.py's models, seeded
+        tiled = mlc.compile(model, inputs, target_options=options)
         chosen = cpu_instructions.avx2_without_avx512
         cpu_instructions.avx2_without_avx512 = lambda options: False  # the pass left out: IREE's own tiles
         try:
-            untiled = mlc.compile(model, (x,), target_options=options)
+            untiled = mlc.compile(model, inputs, target_options=options)
         finally:
             cpu_instructions.avx2_without_avx512 = chosen
-        variants = {"eager": model, "IREE's tiles": untiled, "mlc-conv-tiles": tiled}
-        times = {variant: [] for variant in variants}
-        with torch.no_grad():
-            expected = model(x)
-            for variant in ("IREE's tiles", "mlc-conv-tiles"):  # as test_architectures.py checks
-                error = (torch.as_tensor(variants[variant](x)) - expected).abs().max() / expected.abs().max()
+        with torch.inference_mode():
+            expected = model(*inputs)
+            for variant, compiled in (("IREE's tiles", untiled), ("mlc-conv-tiles", tiled)):  # as test_architectures
+                error = (torch.as_tensor(compiled(*inputs)) - expected).abs().max() / expected.abs().max()
                 if error > 1e-4:
                     sys.exit(f"{name}: {variant}: relative error {error:.2e} against eager")
-            for _ in range(arguments.rounds):
-                for variant, function in variants.items():
-                    function(x)
-                    start = time.perf_counter()
-                    for _ in range(3):
-                        function(x)
-                    times[variant].append((time.perf_counter() - start) / 3 * 1e3)
-        median = {variant: statistics.median(values) for variant, values in times.items()}
+        median = time_blocks({"eager": model, "IREE's tiles": untiled, "mlc-conv-tiles": tiled}, inputs,
+                             arguments.rounds, 3)
         count = tiled.report.pass_statistic("mlc-conv-tiles", "convolutions tiled for AVX2") or 0
         ratio = median["mlc-conv-tiles"] / median["IREE's tiles"]
         table.append([name, ms(median["eager"]), ms(median["IREE's tiles"]), ms(median["mlc-conv-tiles"]),

@@ -5,7 +5,7 @@ IREE 3.13 gives a `linalg.conv_2d_nhwc_hwcf` of 8 or more input channels vector 
 4 output pixels by 4 output channels there: half of an 8-lane register, so each multiply
 fills half a vector. Set through `iree_codegen.compilation_info` on the op (which IREE
 takes in place of its heuristics), tiles of full registers ran, on an Intel Xeon compiling
-for x86-64-v3 (`benchmarks/conv_tiles.py`):
+for x86-64-v3:
 
   - ResNet-18 at 224x224, every 3x3 convolution at 4 pixels by 16 channels (two registers):
     77-82 ms -> 43-44; 8 pixels by 8 channels took 62.
@@ -17,9 +17,11 @@ channels, else 8 pixels by 8; eight accumulator registers either way, of AVX2's 
 The work each workgroup takes (IREE's `distribution` level) is what IREE chose for a
 single image: 4 rows of output, at most 64 output channels; of one image at a time where
 the batch has several (IREE gave the CNN's batch of 8 whole images: 4.18-4.26 ms, against
-3.83-4.11 in rows of 4, and a small batch of large images would keep few cores busy). A convolution whose output width or channels the vector tile does not
-divide keeps IREE's choice: a tile of 6 pixels by 16 channels over rows of 64 ran the
-CNN 5x slower.
+3.83-4.11 in rows of 4, and a small batch of large images would keep few cores busy).
+A convolution whose output width or channels the vector tile does not divide keeps
+IREE's choice: a tile of 6 pixels by 16 channels over rows of 64 ran the CNN 5x slower.
+The sweeps above were by hand (`iree_codegen.compilation_info` in the linalg module,
+`iree-benchmark-module`); `benchmarks/conv_tiles.py` measures the pass through mlc.
 """
 
 from torch_mlir import ir
