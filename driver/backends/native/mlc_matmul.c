@@ -240,7 +240,7 @@ static int gemm_bf16_packed_block(void* params_ptr) {
  * int32 sum (A + 128) B is corrected here by 128 times each column sum of B. */
 /* Built for AVX-512 and AVX2 beside the baseline, chosen when loaded: scalar, the sums
  * took as long as the GEMM itself. */
-__attribute__((target_clones("arch=skylake-avx512", "avx2", "default"))) static void column_sums(
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) static void column_sums(
     const int8_t* b, size_t k, size_t n, size_t stride, int32_t* sums) {
   for (size_t kk = 0; kk < k; ++kk)
     for (size_t j = 0; j < n; ++j) sums[j] += b[kk * stride + j];
@@ -255,33 +255,45 @@ static uint8_t* shifted_rows(const int8_t* a, size_t lda, size_t m, size_t k) {
   return shifted;
 }
 
-/* (A + 128) B - 128 * (column sums of B) = A B. */
-static void unshift(int32_t* c, size_t ldc, size_t m, size_t n, const int32_t* sums) {
+/* (A + 128) B - 128 * (column sums of B) = A B. Built for AVX-512 and AVX2 beside the
+ * baseline, as every pass over a product here: scalar, it took a fifth of the GEMM's time. */
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void unshift(int32_t* c, size_t ldc, size_t m,
+                                                                                    size_t n, const int32_t* sums) {
   for (size_t i = 0; i < m; ++i)
     for (size_t j = 0; j < n; ++j) c[i * ldc + j] -= 128 * sums[j];
 }
 
-/* C = (A + 128) B - 128 * (column sums of B) = A B in exact int32, with A given as
- * shifted_rows made it (rows k apart), and B as it lies (row stride ldb) or `packed`
- * once (packed_block: its column sums follow MKL's layout). 0, or 1 out of memory. */
-static int product_shifted_s8(const uint8_t* shifted, const int8_t* b, size_t ldb, const void* packed, int32_t* c,
-                              size_t ldc, size_t m, size_t n, size_t k) {
+/* C = (A + 128) B in int32, with A given as shifted_rows made it (rows k apart), and B
+ * as it lies (row stride ldb) or `packed` once (packed_block: its column sums follow
+ * MKL's layout). Returns B's column sums, 128 times which C must lose to be A B: the
+ * packed block's, or computed into `scratch` (n int32); NULL out of memory. */
+static const int32_t* product_shifted_s8_uncorrected(const uint8_t* shifted, const int8_t* b, size_t ldb,
+                                                     const void* packed, int32_t* c, size_t ldc, size_t m, size_t n,
+                                                     size_t k, int32_t* scratch) {
   const MKL_INT32 no_offset = 0;
   if (packed) {
     cblas_gemm_s8u8s32_compute(CblasRowMajor, CblasNoTrans, CblasPacked, CblasFixOffset, (MKL_INT)m, (MKL_INT)n,
                                (MKL_INT)k, 1.0f, shifted, (MKL_INT)k, 0, packed, (MKL_INT)n, 0, 0.0f, c, (MKL_INT)ldc,
                                &no_offset);
-    unshift(c, ldc, m, n, (const int32_t*)((const char*)packed + mkl_packed_size(PACKED_S8, m, n, k)));
-    return 0;
+    return (const int32_t*)((const char*)packed + mkl_packed_size(PACKED_S8, m, n, k));
   }
-  int32_t* sums = calloc(n, sizeof(int32_t));
-  if (!sums) return 1;
-  column_sums(b, k, n, ldb, sums);
+  if (!scratch) return NULL;
+  memset(scratch, 0, n * sizeof(int32_t));
+  column_sums(b, k, n, ldb, scratch);
   cblas_gemm_s8u8s32(CblasRowMajor, CblasNoTrans, CblasNoTrans, CblasFixOffset, (MKL_INT)m, (MKL_INT)n, (MKL_INT)k,
                      1.0f, shifted, (MKL_INT)k, 0, b, (MKL_INT)ldb, 0, 0.0f, c, (MKL_INT)ldc, &no_offset);
-  unshift(c, ldc, m, n, sums);
-  free(sums);
-  return 0;
+  return scratch;
+}
+
+/* C = (A + 128) B - 128 * (column sums of B) = A B in exact int32, as above. 0, or 1
+ * out of memory. */
+static int product_shifted_s8(const uint8_t* shifted, const int8_t* b, size_t ldb, const void* packed, int32_t* c,
+                              size_t ldc, size_t m, size_t n, size_t k) {
+  int32_t* scratch = packed ? NULL : malloc(n * sizeof(int32_t));
+  const int32_t* sums = product_shifted_s8_uncorrected(shifted, b, ldb, packed, c, ldc, m, n, k, scratch);
+  if (sums) unshift(c, ldc, m, n, sums);
+  free(scratch);
+  return sums == NULL;
 }
 
 /* C = A B in exact int32 (A m x k with row stride lda, B k x n with ldb, C with ldc): a
@@ -420,15 +432,18 @@ enum { QUANTIZED_LEVELS = 127 }; /* symmetric: -127..127 (passes/quantize_int8.p
 
 typedef uint32_t float_bits_t __attribute__((may_alias));
 
-/* q(x) of one row into q; returns its sx (below). Written for the vectorizer and built
- * for AVX-512 and AVX2 beside the baseline: this pass over the rows is part of every
- * int8 matmul's call. The largest magnitude is an unsigned max over the bits of |x|
- * (NaN's set to 0: ignored, as by fmaxf), which GCC vectorizes where it leaves a float
- * max reduction scalar (128x3072: 480 -> 40 us, Intel Xeon; `-fopenmp-simd`'s reduction
- * did it too, but cost the vectorization of GELU's erf); the clamp is two compares, as
- * fmaxf and fminf, NaN included. */
-__attribute__((target_clones("avx512f", "avx2", "default"))) static float quantize_row(const float* x, size_t k,
-                                                                                       int8_t* q) {
+/* q(x) of one row into q, its bits exclusive-or `flip` (0x80: q + 128 as unsigned, the form
+ * MKL multiplies); returns its sx (below). Written for the vectorizer and built for
+ * x86-64-v4 (AVX-512 with BW, for the narrowing to bytes) and AVX2 beside the baseline:
+ * this pass over the rows is part of every int8 matmul's call. (A clone for
+ * "arch=skylake-avx512" is chosen only on that very CPU, by model, not by its
+ * instructions: on Sapphire Rapids this ran its AVX2 clone.) The largest magnitude is an
+ * unsigned max over the bits of |x| (NaN's set to 0: ignored, as by fmaxf), which GCC
+ * vectorizes where it leaves a float max reduction scalar (128x3072: 480 -> 40 us, Intel
+ * Xeon; `-fopenmp-simd`'s reduction did it too, but cost the vectorization of GELU's
+ * erf); the clamp is two compares, as fmaxf and fminf, NaN included. */
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) static float quantize_row(
+    const float* x, size_t k, uint8_t* q, uint8_t flip) {
   const float_bits_t* bits = (const float_bits_t*)x;
   uint32_t peak_bits = 0;
   for (size_t i = 0; i < k; ++i) {
@@ -443,7 +458,7 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) static float quanti
     float v = nearbyintf(x[i] / sx);
     v = v >= -QUANTIZED_LEVELS ? v : -QUANTIZED_LEVELS;
     v = v <= QUANTIZED_LEVELS ? v : QUANTIZED_LEVELS;
-    q[i] = (int8_t)v;
+    q[i] = (uint8_t)(int8_t)v ^ flip;
   }
   return sx;
 }
@@ -464,7 +479,7 @@ static int matvec_s8_quantizing_block(void* params_ptr) {
     free(sums);
     return 1;
   }
-  const float sx = quantize_row(p->x + p->x_offset, p->k, q);
+  const float sx = quantize_row(p->x + p->x_offset, p->k, (uint8_t*)q, 0);
   const int failed = product_s8(q, p->k, p->w + p->w_offset, p->w_stride, sums, p->n, 1, p->n, p->k);
   const float* scale = p->scale + p->scale_offset;
   float* y = p->y + p->y_offset;
@@ -502,6 +517,14 @@ typedef struct {
   const float* row_scales;
 } quantized_gemm_block_t;
 
+/* One row of the int8 product back to f32: y = (c - 128 * column sum) * sx * scale, the
+ * correction of product_shifted_s8 and the rescale in one pass, in the order of
+ * mlc.quantized_matmul's lowering to linalg (int32 sum, then times sx, then times scale). */
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void dequantize_row(
+    const int32_t* c, const int32_t* column_sums, float sx, const float* scale, float* y, size_t n) {
+  for (size_t j = 0; j < n; ++j) y[j] = (float)(c[j] - 128 * column_sums[j]) * sx * scale[j];
+}
+
 /* One block of columns of mlc.quantized_matmul of several rows, then its epilogue: the
  * int8 product on MKL (AMX where the CPU has it; the weight packed once with
  * EPILOGUE_PACKED), rescaled, post(y + bias + residual). Where IREE ran it, these were
@@ -517,19 +540,21 @@ static int gemm_s8_quantizing_block(void* block_ptr) {
   const int8_t* w = p->w + p->w_offset;
   const void* packed = p->flags & EPILOGUE_PACKED ? packed_block(p->fingerprint, PACKED_S8, w, p->w_stride, m, n, k)
                                                   : NULL;
-  const int failed = product_shifted_s8(block->shifted, w, p->w_stride, packed, sums, n, m, n, k);
-  if (!failed) {
-    const float* scale = p->scale + p->scale_offset;
-    float* y = p->y + p->y_offset;
-    for (size_t i = 0; i < m; ++i)
-      for (size_t j = 0; j < n; ++j) y[i * p->y_stride + j] = (float)sums[i * n + j] * block->row_scales[i] * scale[j];
-    const mlc_gemm_epilogue_params_t post = {NULL, 0, 0, NULL, 0, 0, p->bias, p->bias_offset, p->bias_stride,
-                                             p->residual, p->residual_offset, p->residual_stride, p->y, p->y_offset,
-                                             p->y_stride, m, n, k, 0, p->flags};
-    epilogue(&post);
+  int32_t* scratch = packed ? NULL : malloc(n * sizeof(int32_t));
+  const int32_t* column_sums = product_shifted_s8_uncorrected(block->shifted, w, p->w_stride, packed, sums, n, m, n,
+                                                              k, scratch);
+  for (size_t i = 0; column_sums && i < m; ++i) {
+    dequantize_row(sums + i * n, column_sums, block->row_scales[i], p->scale + p->scale_offset,
+                   p->y + p->y_offset + i * p->y_stride, n);
+    const mlc_gemm_epilogue_params_t row = {NULL, 0, 0, NULL, 0, 0, p->bias, p->bias_offset, p->bias_stride,
+                                            p->residual, p->residual_offset + i * p->residual_stride,
+                                            p->residual_stride, p->y, p->y_offset + i * p->y_stride, p->y_stride,
+                                            1, n, k, 0, p->flags};
+    epilogue(&row); /* while the row is in cache */
   }
+  free(scratch);
   free(sums);
-  return failed;
+  return column_sums == NULL;
 }
 
 /* Rows [part * m / parts, (part + 1) * m / parts) of a call quantized into its block. */
@@ -539,9 +564,7 @@ static void quantize_rows_part(void* block_ptr, size_t part, size_t parts) {
   uint8_t* shifted = (uint8_t*)block->shifted;
   float* row_scales = (float*)block->row_scales;
   for (size_t i = part * p->m / parts; i < (part + 1) * p->m / parts; ++i) {
-    int8_t* row = (int8_t*)shifted + i * p->k;
-    row_scales[i] = quantize_row(p->x + p->x_offset + i * p->x_stride, p->k, row);
-    for (size_t j = 0; j < p->k; ++j) shifted[i * p->k + j] = (uint8_t)(row[j] ^ 0x80); /* + 128 */
+    row_scales[i] = quantize_row(p->x + p->x_offset + i * p->x_stride, p->k, shifted + i * p->k, 0x80);
   }
 }
 
