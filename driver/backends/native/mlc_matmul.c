@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gelu_avx512.h"
 #include "gemv_bf16.h"
 #include "gemv_s8_vnni.h"
 #include "iree_executable_plugin.h"
@@ -367,8 +368,15 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) static void add_row
   for (size_t j = 0; j < n; ++j) row[j] += terms[j];
 }
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) static void gelu_erf_row(float* row, size_t n) {
+__attribute__((target_clones("avx2", "default"))) static void gelu_erf_row_portable(float* row, size_t n) {
   for (size_t j = 0; j < n; ++j) row[j] = 0.5f * row[j] * (1.0f + erf_approx(row[j] * 0.70710678118654752f));
+}
+
+static void gelu_erf_row(float* row, size_t n) {
+  if (gelu_avx512_available())
+    gelu_erf_row_avx512(row, n);
+  else
+    gelu_erf_row_portable(row, n);
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default"))) static void gelu_tanh_row(float* row, size_t n) {
