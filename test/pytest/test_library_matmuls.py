@@ -521,12 +521,15 @@ class Block(torch.nn.Module):
 @pytest.mark.parametrize("approximate", ["none", "tanh", "written out"])
 def test_epilogues_bias_gelu_and_residual_run_inside_the_library_call(approximate):
     """Both groups are only epilogues (bias + GELU; bias + residual): no region is left,
-    and the result is eager's, with NaN and infinities in the input too."""
+    and the result is eager's, with NaN and infinities in the input too, and with GELU's
+    input far out on both sides in one row (where the AVX-512 erf clamps |x|)."""
     torch.manual_seed(0)
     x = torch.randn(37, 64) * 3
     special = x.clone()
     special[0, :4] = torch.tensor([float("nan"), float("inf"), -float("inf"), 1e30])
-    compiled = compile_and_compare(Block(approximate), x, call_with=[(x,), (special,)], **ON)
+    far = x.clone()
+    far[1] *= 1e4
+    compiled = compile_and_compare(Block(approximate), x, call_with=[(x,), (special,), (far,)], **ON)
     statistics = compiled.report.pass_statistics("mlc-library-matmuls")
     assert statistics["epilogues on the library"] == 2 and statistics["regions left empty"] == 2
     assert compiled.report["dispatches by kind"]["mlc dispatch regions"] == 0
