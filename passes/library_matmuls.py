@@ -274,10 +274,11 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_sca
             function = EPILOGUE[kind]
     columns, count = column_blocks(n, workgroups)
     out_rows = [] if m == 1 else [m]
-    region, body = iree_flow.distributed_region(ir.RankedTensorType.get([*out_rows, n], result),
+    written = ir.BF16Type.get() if epilogue is not None and epilogue.to_bf16 else result
+    region, body = iree_flow.distributed_region(ir.RankedTensorType.get([*out_rows, n], written),
                                                 arith.constant(index, count))
     with ir.InsertionPoint(body):
-        destination = tensor.empty([*out_rows, n], result)  # inside: IREE writes it to the result's binding
+        destination = tensor.empty([*out_rows, n], written)  # inside: IREE writes it to the result's binding
         workgroup = iree_flow.workgroup_id(0) if count > 1 else None
         if count > 1:
             offset = arith.muli(workgroup, arith.constant(index, columns))
@@ -302,7 +303,7 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_sca
             scalars += [key, arith.constant(index, epilogue.flags | (library_epilogue.PACKED if packed else 0))]
         elif fingerprint is not None:
             scalars.append(_block_fingerprint(fingerprint, workgroup, count))
-        product = iree_flow.ukernel_call(function, inputs, block(destination, out_rows, result), scalars)
+        product = iree_flow.ukernel_call(function, inputs, block(destination, out_rows, written), scalars)
         if count > 1:
             product = tensor.insert_slice(product, destination, [offset], [size], [], [0] * len(out_rows) + [DYNAMIC],
                                           [*out_rows, DYNAMIC], [1] * (len(out_rows) + 1))
@@ -487,7 +488,14 @@ class LibraryMatmuls(Pass):
         body = matmul.parent.regions[0].blocks[0]
         matmul.erase()
         _erase_dead(body)
-        if region is None:
+        if region is None:  # a bf16 product: the region that reads it may be its epilogue
+            reader = _only_reader_region(library)
+            if self.epilogues and lhs.type.shape[0] > 1 and reader is not None:
+                passed = self._take_epilogue(reader, library, lhs, rhs, fingerprint, before=reader)
+                if passed is not None:
+                    reader.results[0].replace_all_uses_with(passed)
+                    reader.erase()
+                    self.count("regions left empty")
             return
         passed = _returned_directly(region)
         if passed is None and self.epilogues and lhs.type.shape[0] > 1:
@@ -503,7 +511,8 @@ class LibraryMatmuls(Pass):
         """When `region` only applies an epilogue to the product, the product again on the
         library with it (the region's value), in place of the `library` region (placed
         where that was, or `before` an op); else None."""
-        epilogue = library_epilogue.find(region, library, lambda value: not _inside(value, region))
+        epilogue = library_epilogue.find(region, library, lambda value: not _inside(value, region),
+                                         narrowing=column_scale is None)
         if epilogue is None:
             return None
         first = library.owner

@@ -88,12 +88,20 @@ def convert(x: ir.Value, target: ir.Type) -> ir.Value:
     return _int_to_int(x, target)
 
 
+# The attribute that marks a lowered cast of f32 to bf16, so that the matmul library can
+# round its product to bf16 itself (passes/library_epilogue.py).
+TO_BF16 = "mlc.to_bf16"
+
+
 @lowers(data.CastOp)
 def _lower_cast(op):
     target = op.result.type.element_type
     if op.input.type.element_type == target:
         return op.input
-    return elementwise([op.input], op.result.type, lambda x: convert(x, target))
+    result = elementwise([op.input], op.result.type, lambda x: convert(x, target))
+    if str(op.input.type.element_type) == "f32" and str(target) == "bf16":
+        result.owner.attributes[TO_BF16] = ir.UnitAttr.get()
+    return result
 
 
 @lowers(data.IotaOp)

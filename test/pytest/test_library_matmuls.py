@@ -146,6 +146,28 @@ def test_bf16_matmuls_on_the_library_stay_within_the_budget():
 
 
 @pytest.mark.iree
+def test_bf16_epilogues_and_the_cast_to_bf16_run_inside_the_library_call():
+    """At bf16 the group after each product is its epilogue: the bias, GELU and the cast
+    of the result to bf16 for the next product, then the bias and the residual. Both go
+    into the library's calls, which leaves only the cast of the input to IREE; the
+    result is the one IREE's groups gave, to bf16's rounding (GELU's erf is the plugin's),
+    and NaN still spreads."""
+    torch.manual_seed(0)
+    model, x = Block("none"), torch.randn(37, 64) * 3
+    on = mlc.compile(model, (x,), precision="bf16", **ON)
+    off = mlc.compile(model, (x,), precision="bf16", target_options={"matmul-library": False})
+    assert on.report.pass_statistic("mlc-library-matmuls", "epilogues on the library") == 2
+    assert on.report["dispatches by kind"]["mlc dispatch regions"] == 1
+    np.testing.assert_allclose(np.asarray(on(x)), np.asarray(off(x)), rtol=2e-2, atol=2e-2)
+    with torch.no_grad():
+        expected = model(x)
+    assert float((torch.as_tensor(on(x)) - expected).norm() / expected.norm()) < 2e-2
+    special = x.clone()
+    special[0, 0] = float("nan")
+    assert torch.isnan(torch.as_tensor(on(special))[0]).all()
+
+
+@pytest.mark.iree
 def test_attention_scores_and_f64_stay_on_iree():
     """Batched matmuls of two activations and f64 matmuls are not the library's."""
     torch.manual_seed(0)
