@@ -397,10 +397,6 @@ static void epilogue_row(const mlc_gemm_epilogue_params_t* p, size_t i, float* r
   if (p->flags & EPILOGUE_GELU_TANH) gelu_tanh_row(row, p->n);
 }
 
-static void epilogue(const mlc_gemm_epilogue_params_t* p) {
-  for (size_t i = 0; i < p->m; ++i) epilogue_row(p, i, p->c + p->c_offset + i * p->c_stride);
-}
-
 /* A row to bf16, rounded to nearest even on the bits, a NaN to 0x7FC0: mlc's cast
  * (passes/lower_to_linalg/data.py, _f32_to_bf16_bits), so the call gives the bits that
  * IREE's region after it gave. */
@@ -581,14 +577,13 @@ static int gemm_s8_quantizing_block(void* block_ptr) {
   int32_t* scratch = packed ? NULL : malloc(n * sizeof(int32_t));
   const int32_t* column_sums = product_shifted_s8_uncorrected(block->shifted, w, p->w_stride, packed, sums, n, m, n,
                                                               k, scratch);
+  const mlc_gemm_epilogue_params_t post = {NULL, 0, 0, NULL, 0, 0, p->bias, p->bias_offset, p->bias_stride,
+                                           p->residual, p->residual_offset, p->residual_stride, p->y, p->y_offset,
+                                           p->y_stride, m, n, k, 0, p->flags};
   for (size_t i = 0; column_sums && i < m; ++i) {
-    dequantize_row(sums + i * n, column_sums, block->row_scales[i], p->scale + p->scale_offset,
-                   p->y + p->y_offset + i * p->y_stride, n);
-    const mlc_gemm_epilogue_params_t row = {NULL, 0, 0, NULL, 0, 0, p->bias, p->bias_offset, p->bias_stride,
-                                            p->residual, p->residual_offset + i * p->residual_stride,
-                                            p->residual_stride, p->y, p->y_offset + i * p->y_stride, p->y_stride,
-                                            1, n, k, 0, p->flags};
-    epilogue(&row); /* while the row is in cache */
+    float* row = p->y + p->y_offset + i * p->y_stride;
+    dequantize_row(sums + i * n, column_sums, block->row_scales[i], p->scale + p->scale_offset, row, n);
+    epilogue_row(&post, i, row); /* while the row is in cache */
   }
   free(scratch);
   free(sums);
