@@ -462,13 +462,8 @@ class LibraryMatmuls(Pass):
         body = rescale.parent.regions[0].blocks[0]
         rescale.erase()
         _erase_dead(body)
-        reader = _only_reader_region(library)
-        if rows > 1 and self.epilogues and reader is not None:
-            passed = self._take_epilogue(reader, library, row, weight, fingerprint, column_scale, before=reader)
-            if passed is not None:
-                reader.results[0].replace_all_uses_with(passed)
-                reader.erase()
-                self.count("regions left empty")
+        if rows > 1:
+            self._take_reader_epilogue(library, row, weight, fingerprint, column_scale)
 
     def _move(self, matmul: ir.Operation, region: ir.Operation | None) -> None:
         """Computes `matmul` in a library region before its own region (or before it,
@@ -489,13 +484,8 @@ class LibraryMatmuls(Pass):
         matmul.erase()
         _erase_dead(body)
         if region is None:  # a bf16 product: the region that reads it may be its epilogue
-            reader = _only_reader_region(library)
-            if self.epilogues and lhs.type.shape[0] > 1 and reader is not None:
-                passed = self._take_epilogue(reader, library, lhs, rhs, fingerprint, before=reader)
-                if passed is not None:
-                    reader.results[0].replace_all_uses_with(passed)
-                    reader.erase()
-                    self.count("regions left empty")
+            if lhs.type.shape[0] > 1:
+                self._take_reader_epilogue(library, lhs, rhs, fingerprint)
             return
         passed = _returned_directly(region)
         if passed is None and self.epilogues and lhs.type.shape[0] > 1:
@@ -503,6 +493,19 @@ class LibraryMatmuls(Pass):
         if passed is not None:
             region.results[0].replace_all_uses_with(passed)
             region.erase()
+            self.count("regions left empty")
+
+    def _take_reader_epilogue(self, library: ir.Value, lhs: ir.Value, rhs: ir.Value, fingerprint: int | None,
+                              column_scale: ir.Value | None = None) -> None:
+        """Gives the call of a product that lies outside every region the epilogue of the
+        one region that reads it (`epilogues`), and removes that region."""
+        reader = _only_reader_region(library)
+        if not self.epilogues or reader is None:
+            return
+        passed = self._take_epilogue(reader, library, lhs, rhs, fingerprint, column_scale, before=reader)
+        if passed is not None:
+            reader.results[0].replace_all_uses_with(passed)
+            reader.erase()
             self.count("regions left empty")
 
     def _take_epilogue(self, region: ir.Operation, library: ir.Value, lhs: ir.Value, rhs: ir.Value,
