@@ -117,10 +117,11 @@ def quantized_rows_whole(options: dict) -> bool:
 
 def quantized_matrices_whole(options: dict) -> bool:
     """Whether int8 matmuls of several rows run whole on the library too
-    (mlc-quantize-int8{whole-matrices}): where single rows do and MKL's int8 GEMM runs on
-    AMX, 3.6-6x IREE's kernel on BERT-base's shapes (Intel Xeon). Unmeasured, as single
-    rows are: elsewhere MKL's int8 may lose (Zen 4: slower than its own f32 GEMM), and
-    the matmuls stay IREE's steps, chosen per shape."""
+    (mlc-quantize-int8{whole-matrices}): where single rows do and the CPU has AMX-INT8,
+    which the plugin's own kernel (native/amx_s8.h) and MKL's int8 GEMM run on, 3.6-6x
+    IREE's kernel on BERT-base's shapes (Intel Xeon). Unmeasured, as single rows are:
+    elsewhere MKL's int8 may lose (Zen 4: slower than its own f32 GEMM), and the matmuls
+    stay IREE's steps, chosen per shape."""
     return quantized_rows_whole(options) and "amx_int8" in cpu_fields().get("flags", "").split()
 
 

@@ -31,8 +31,8 @@ from .. import atomic_file
 from ..executable_cache import ExecutableCache, cpu_fields
 
 NATIVE = Path(__file__).parent / "native"
-SOURCES = (NATIVE / "mlc_matmul.c", NATIVE / "gemv_bf16.h", NATIVE / "gemv_s8_vnni.h", NATIVE / "mlc_attention.h",
-           NATIVE / "team.h", NATIVE / "vector_math.h", NATIVE / "iree_executable_plugin.h")
+# The plugin's source first, then every header it includes (each part of the build's key).
+SOURCES = (NATIVE / "mlc_matmul.c", *sorted(NATIVE.glob("*.h")))
 MKL_LIBRARIES = ("mkl_intel_lp64", "mkl_sequential", "mkl_core")
 PLUGIN_FLAG = "--executable_plugin"
 
@@ -153,8 +153,9 @@ def _cpu_flags() -> set[str]:
     return set(cpu_fields().get("flags", "").split())
 
 
-# MKL_ENABLE_INSTRUCTIONS levels below AVX512_E4, the first with AMX.
-BELOW_AMX = ("SSE4_2", "AVX", "AVX2", "AVX2_E1", "AVX512", "AVX512_E1", "AVX512_E2", "AVX512_E3")
+# MKL_ENABLE_INSTRUCTIONS levels below AVX512_E4, the first with AMX. The plugin's own AMX
+# kernel (native/amx_s8.h) keeps the same list: the one switch holds both below AMX.
+BELOW_AMX = ("SSE4_2", "AVX", "AVX2", "AVX2_E1", "AVX512", "AVX512_E1", "AVX512_E2", "AVX512_E3", "AVX512_MIC")
 
 
 def mkl_kernel(operands: str) -> str:
@@ -176,13 +177,17 @@ def mkl_kernel(operands: str) -> str:
 def kernel_of(shape: str) -> str:
     """What runs the library matmul of `shape` (a library_matmuls.shape_key) on this CPU:
     a single row runs on the plugin's own kernels where the CPU has their instructions
-    (native/gemv_bf16.h and gemv_s8_vnni.h, which check the same flags), everything
-    else on MKL."""
+    (native/gemv_bf16.h and gemv_s8_vnni.h, which check the same flags), as do several
+    quantized rows where MKL would run AMX (native/amx_s8.h, for the constant weights
+    mlc quantizes); everything else on MKL."""
     m, k, n, operands = parse_key(shape)
-    operands = "i8" if operands == QUANTIZED else operands  # a quantized row runs on the int8 kernels
+    quantized = operands == QUANTIZED
+    operands = "i8" if quantized else operands  # a quantized row runs on the int8 kernels
     flags = _cpu_flags()
     if operands == "i8" and m == 1 and k <= 65535 and {"avx512_vnni", "avx512bw"} <= flags:
         return "mlc VNNI"
+    if quantized and mkl_kernel("i8") == "AMX":
+        return "mlc AMX"
     if operands == "bf16" and m == 1 and {"avx512_bf16", "avx512bw"} <= flags and _bf16_kernel_suits(n):
         return "mlc AVX-512-BF16"
     return f"MKL {mkl_kernel(operands)}"

@@ -103,7 +103,8 @@ def test_weights_in_a_parameter_archive_are_packed_at_each_call():
 
 @pytest.mark.iree
 def test_past_the_packed_weights_limit_blocks_are_packed_at_each_call(tmp_path):
-    """MLC_PACKED_WEIGHTS_LIMIT=0: nothing is kept packed, and the numbers are the same."""
+    """MLC_PACKED_WEIGHTS_LIMIT=0: nothing is kept packed, and the numbers are the same; at
+    int8 too, where rows quantized for the AMX kernel then go to MKL's GEMM unpacked."""
     script = tmp_path / "unkept.py"
     script.write_text("""
 import torch, mlc
@@ -113,6 +114,10 @@ compiled = mlc.compile(layer, (x,), cache=False, target_options={"matmul-library
 assert compiled.report.pass_statistic("mlc-library-matmuls", "weights packed once") == 1
 for _ in range(2):
     torch.testing.assert_close(torch.as_tensor(compiled(x)), layer(x).detach(), rtol=1e-4, atol=1e-4)
+on = mlc.compile(layer, (x,), cache=False, precision="int8", target_options={"matmul-library": True})
+off = mlc.compile(layer, (x,), cache=False, precision="int8", target_options={"matmul-library": False})
+for _ in range(2):
+    torch.testing.assert_close(torch.as_tensor(on(x)), torch.as_tensor(off(x)), rtol=1e-6, atol=1e-6)
 print("same")
 """)
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
@@ -242,14 +247,19 @@ def test_the_choice_follows_the_measurements(monkeypatch):
 
 @pytest.mark.iree
 def test_int8_matmuls_on_the_library_sum_exactly_as_iree_does():
-    """At int8 both kernels sum int8 x int8 in int32 exactly (the library unsigned-shifts
-    A and corrects by B's column sums, kept with the packed weight; a single row runs on
-    its VNNI kernel), so the
-    outputs agree to rounding: with odd sizes, a single row, and activations at -127
-    and 127."""
+    """At int8 both kernels sum int8 x int8 in int32 exactly (several rows on the plugin's
+    AMX kernel, or on MKL, which unsigned-shifts A and corrects by B's column sums, kept
+    with the packed weight; a single row on its VNNI kernel), and the plugin quantizes as
+    IREE does, so the outputs agree to rounding: with odd sizes, a single row,
+    activations at -127 and 127, and quotients on the half-integers."""
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(72, 200), torch.nn.ReLU(), torch.nn.Linear(200, 40))
-    for x in (torch.randn(13, 72), torch.randn(1, 72), torch.tensor([[-1.0, 1.0] * 36])):
+    # Rows whose quotients x / sx lie on or next to half-integers, where round-half-even
+    # decides: sx = 1 exactly, then sx = 100 / 127.
+    halves = torch.tensor([[127.0] + [n + 0.5 for n in range(-35, 36)]])
+    near_halves = torch.cat([torch.tensor([100.0]), (torch.arange(-35, 36) + 0.5) * (100 / 127)])[None]
+    for x in (torch.randn(13, 72), torch.randn(1, 72), torch.tensor([[-1.0, 1.0] * 36]),
+              torch.cat([halves, near_halves] * 3)):
         on = mlc.compile(model, (x,), precision="int8", **ON)
         off = mlc.compile(model, (x,), precision="int8", target_options={"matmul-library": False})
         # A single row is quantized in the library's call, and several rows too where MKL's
@@ -380,6 +390,44 @@ def test_int8_stays_on_iree_where_mkl_would_saturate(monkeypatch):
 
 
 @pytest.mark.iree
+def test_int8_matrices_give_the_same_floats_with_amx_forced_off(tmp_path):
+    """With MKL_ENABLE_INSTRUCTIONS=AVX512_E3 the plugin's AMX kernel steps aside with MKL's
+    (amx_s8.h): several quantized rows run on MKL's VNNI GEMM instead. Both sum exactly
+    and rescale alike, so the floats are the same, bit for bit."""
+    if not matmul_choice.quantized_matrices_whole(ON["target_options"]):
+        pytest.skip("several int8 rows run whole on the library only where the CPU has AMX-INT8")
+    script = """
+import sys, numpy as np, torch, mlc
+from mlc.driver.backends import matmul_library
+class Block(torch.nn.Module):  # QuantizedBlock
+    def __init__(self):
+        super().__init__()
+        self.up, self.down = torch.nn.Linear(72, 200), torch.nn.Linear(200, 72)
+
+    def forward(self, x):
+        return x + self.down(torch.nn.functional.gelu(self.up(x)))
+
+torch.manual_seed(0)
+model, x = Block().eval(), torch.randn(45, 72)
+compiled = mlc.compile(model, (x,), precision="int8", target_options={"matmul-library": True})
+np.save(sys.argv[1], np.asarray(compiled(x)))
+print(sorted({matmul_library.kernel_of(s) for s in compiled.report["matmul library"]["library"]}))
+"""
+    results = {}
+    for name, limit in (("amx", None), ("held", "AVX512_E3")):
+        env = {**os.environ, "MLC_CACHE_DIR": str(tmp_path / name)}
+        env.pop("MKL_ENABLE_INSTRUCTIONS", None)
+        if limit:
+            env["MKL_ENABLE_INSTRUCTIONS"] = limit
+        done = subprocess.run([sys.executable, "-c", script, str(tmp_path / f"{name}.npy")], capture_output=True,
+                              text=True, env=env)
+        assert done.returncode == 0, done.stderr[-2000:]
+        results[name] = (done.stdout.strip(), np.load(tmp_path / f"{name}.npy"))
+    assert results["amx"][0] == "['mlc AMX']" and results["held"][0] == "['MKL AVX-512-VNNI']", results
+    np.testing.assert_array_equal(results["amx"][1], results["held"][1])
+
+
+@pytest.mark.iree
 def test_bf16_on_the_library_with_amx_forced_off(tmp_path):
     """MKL_ENABLE_INSTRUCTIONS=AVX512_E3 holds MKL below AMX (AVX512_E4): its bf16 GEMM
     then runs without AMX, and the result is as right as with it."""
@@ -474,8 +522,9 @@ def test_a_process_whose_cpu_driver_lacks_the_plugin_keeps_every_matmul_on_iree(
 
 
 def test_kernel_of_names_what_runs_each_library_shape(monkeypatch):
-    """A single int8 row on the plugin's VNNI kernel and a single bf16 row of at most 8192
-    columns per block on its AVX-512-BF16 kernel, where the CPU has them; MKL otherwise."""
+    """A single int8 row on the plugin's VNNI kernel, several rows it quantizes on its AMX
+    kernel, and a single bf16 row of at most 8192 columns per block on its AVX-512-BF16
+    kernel, where the CPU has them; MKL otherwise."""
     monkeypatch.delenv("MKL_ENABLE_INSTRUCTIONS", raising=False)
     monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx512f", "avx512bw", "avx512_vnni"})
     assert matmul_library.kernel_of("1x768x3072xi8") == "mlc VNNI"
@@ -483,6 +532,11 @@ def test_kernel_of_names_what_runs_each_library_shape(monkeypatch):
     assert matmul_library.kernel_of("1x768x3072") == "MKL AVX-512"
     monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx512f", "amx_int8", "amx_bf16"})
     assert matmul_library.kernel_of("1x768x3072xi8") == "MKL AMX"
+    assert matmul_library.kernel_of("128x768x3072xq8") == "mlc AMX"  # rows mlc quantizes: its own AMX kernel
+    assert matmul_library.kernel_of("128x768x3072xi8") == "MKL AMX"  # int8 rows from PT2E's graphs: MKL's
+    monkeypatch.setenv("MKL_ENABLE_INSTRUCTIONS", "AVX512_E3")  # held below AMX: both kernels
+    assert matmul_library.kernel_of("128x768x3072xq8") == "MKL AVX-512"
+    monkeypatch.delenv("MKL_ENABLE_INSTRUCTIONS")
     monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx512f", "avx512bw", "avx512_bf16", "amx_bf16"})
     assert matmul_library.kernel_of("1x768x3072xbf16") == "mlc AVX-512-BF16"
     assert matmul_library.kernel_of("1x768x50257xbf16") == "MKL AMX"  # blocks of 25136 columns: MKL's

@@ -24,12 +24,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "amx_s8.h"
 #include "gelu_avx512.h"
 #include "gemv_bf16.h"
 #include "gemv_s8_vnni.h"
 #include "iree_executable_plugin.h"
 #include "team.h"
 #include "mlc_attention.h"
+#include "quantize_avx512.h"
 #include "vector_math.h"
 
 /* The parameters IREE packs for each import: each buffer as (base, offset in
@@ -87,23 +89,26 @@ static size_t packed_limit(void) {
 
 /* What a packed block holds: f32 for cblas_sgemm_compute, bf16 for
  * cblas_gemm_bf16bf16f32_compute, int8 for cblas_gemm_s8u8s32_compute followed by the
- * block's column sums (int32, at the next multiple of 64 bytes; see product_s8). */
-typedef enum { PACKED_F32, PACKED_BF16, PACKED_S8 } packed_kind_t;
+ * block's column sums (int32, at the next multiple of 64 bytes; see product_s8), or int8
+ * in AMX's tiles for mlc's own kernel (amx_s8.h). */
+typedef enum { PACKED_F32, PACKED_BF16, PACKED_S8, PACKED_S8_AMX } packed_kind_t;
 
-static const size_t PACKED_ELEMENT_BYTES[] = {sizeof(float), sizeof(MKL_BF16), sizeof(int8_t)};
+static const size_t PACKED_ELEMENT_BYTES[] = {sizeof(float), sizeof(MKL_BF16), sizeof(int8_t), sizeof(int8_t)};
 
-static size_t mkl_packed_size(packed_kind_t kind, size_t m, size_t n, size_t k) {
+/* The bytes of a packed block, without int8's column sums. */
+static size_t packed_size(packed_kind_t kind, size_t m, size_t n, size_t k) {
   const MKL_INT mm = (MKL_INT)m, nn = (MKL_INT)n, kk = (MKL_INT)k;
   switch (kind) {
     case PACKED_F32: return cblas_sgemm_pack_get_size(CblasBMatrix, mm, nn, kk);
     case PACKED_BF16: return cblas_gemm_bf16bf16f32_pack_get_size(CblasBMatrix, mm, nn, kk);
+    case PACKED_S8_AMX: return amx_s8_packed_size(n, k);
     default: return (cblas_gemm_s8u8s32_pack_get_size(CblasBMatrix, mm, nn, kk) + 63) / 64 * 64;
   }
 }
 
 static void column_sums(const int8_t* b, size_t k, size_t n, size_t stride, int32_t* sums);
 
-/* Packs b (k x n, row stride ldb) into `packed`, of mkl_packed_size bytes (and n int32 more for int8). */
+/* Packs b (k x n, row stride ldb) into `packed`, of packed_size bytes (and n int32 more for MKL's int8). */
 static void pack(packed_kind_t kind, const void* b, size_t ldb, size_t m, size_t n, size_t k, void* packed) {
   const MKL_INT mm = (MKL_INT)m, nn = (MKL_INT)n, kk = (MKL_INT)k, ld = (MKL_INT)ldb;
   switch (kind) {
@@ -115,11 +120,14 @@ static void pack(packed_kind_t kind, const void* b, size_t ldb, size_t m, size_t
       break;
     case PACKED_S8: {
       cblas_gemm_s8u8s32_pack(CblasRowMajor, CblasBMatrix, CblasNoTrans, mm, nn, kk, b, ld, packed);
-      int32_t* sums = (int32_t*)((char*)packed + mkl_packed_size(kind, m, n, k));
+      int32_t* sums = (int32_t*)((char*)packed + packed_size(kind, m, n, k));
       memset(sums, 0, n * sizeof(int32_t));
       column_sums(b, k, n, ldb, sums);
       break;
     }
+    case PACKED_S8_AMX:
+      amx_s8_pack(b, ldb, n, k, packed);
+      break;
   }
 }
 
@@ -163,7 +171,7 @@ static const void* packed_block(uint64_t fingerprint, packed_kind_t kind, const 
   const int room = packed_bytes + bytes <= packed_limit();
   pthread_mutex_unlock(&packed_lock);
   if (!room) return NULL;
-  void* packed = mkl_malloc(mkl_packed_size(kind, m, n, k) + (kind == PACKED_S8 ? n * sizeof(int32_t) : 0), 64);
+  void* packed = mkl_malloc(packed_size(kind, m, n, k) + (kind == PACKED_S8 ? n * sizeof(int32_t) : 0), 64);
   if (!packed) return NULL;
   pack(kind, b, ldb, m, n, k, packed);
   pthread_mutex_lock(&packed_lock);
@@ -264,25 +272,25 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) static void unshift
     for (size_t j = 0; j < n; ++j) c[i * ldc + j] -= 128 * sums[j];
 }
 
-/* C = (A + 128) B in int32, with A given as shifted_rows made it (rows k apart), and B
+/* C = (A + 128) B in int32, with A given as shifted_rows made it (rows lda apart), and B
  * as it lies (row stride ldb) or `packed` once (packed_block: its column sums follow
  * MKL's layout). Returns B's column sums, 128 times which C must lose to be A B: the
  * packed block's, or computed into `scratch` (n int32); NULL out of memory. */
-static const int32_t* product_shifted_s8_uncorrected(const uint8_t* shifted, const int8_t* b, size_t ldb,
+static const int32_t* product_shifted_s8_uncorrected(const uint8_t* shifted, size_t lda, const int8_t* b, size_t ldb,
                                                      const void* packed, int32_t* c, size_t ldc, size_t m, size_t n,
                                                      size_t k, int32_t* scratch) {
   const MKL_INT32 no_offset = 0;
   if (packed) {
     cblas_gemm_s8u8s32_compute(CblasRowMajor, CblasNoTrans, CblasPacked, CblasFixOffset, (MKL_INT)m, (MKL_INT)n,
-                               (MKL_INT)k, 1.0f, shifted, (MKL_INT)k, 0, packed, (MKL_INT)n, 0, 0.0f, c, (MKL_INT)ldc,
+                               (MKL_INT)k, 1.0f, shifted, (MKL_INT)lda, 0, packed, (MKL_INT)n, 0, 0.0f, c, (MKL_INT)ldc,
                                &no_offset);
-    return (const int32_t*)((const char*)packed + mkl_packed_size(PACKED_S8, m, n, k));
+    return (const int32_t*)((const char*)packed + packed_size(PACKED_S8, m, n, k));
   }
   if (!scratch) return NULL;
   memset(scratch, 0, n * sizeof(int32_t));
   column_sums(b, k, n, ldb, scratch);
   cblas_gemm_s8u8s32(CblasRowMajor, CblasNoTrans, CblasNoTrans, CblasFixOffset, (MKL_INT)m, (MKL_INT)n, (MKL_INT)k,
-                     1.0f, shifted, (MKL_INT)k, 0, b, (MKL_INT)ldb, 0, 0.0f, c, (MKL_INT)ldc, &no_offset);
+                     1.0f, shifted, (MKL_INT)lda, 0, b, (MKL_INT)ldb, 0, 0.0f, c, (MKL_INT)ldc, &no_offset);
   return scratch;
 }
 
@@ -291,7 +299,7 @@ static const int32_t* product_shifted_s8_uncorrected(const uint8_t* shifted, con
 static int product_shifted_s8(const uint8_t* shifted, const int8_t* b, size_t ldb, const void* packed, int32_t* c,
                               size_t ldc, size_t m, size_t n, size_t k) {
   int32_t* scratch = packed ? NULL : malloc(n * sizeof(int32_t));
-  const int32_t* sums = product_shifted_s8_uncorrected(shifted, b, ldb, packed, c, ldc, m, n, k, scratch);
+  const int32_t* sums = product_shifted_s8_uncorrected(shifted, k, b, ldb, packed, c, ldc, m, n, k, scratch);
   if (sums) unshift(c, ldc, m, n, sums);
   free(scratch);
   return sums == NULL;
@@ -466,18 +474,14 @@ typedef struct {
 
 enum { QUANTIZED_LEVELS = 127 }; /* symmetric: -127..127 (passes/quantize_int8.py) */
 
-/* q(x) of one row into q, its bits exclusive-or `flip` (0x80: q + 128 as unsigned, the form
- * MKL multiplies); returns its sx (below). Written for the vectorizer and built for
- * x86-64-v4 (AVX-512 with BW, for the narrowing to bytes) and AVX2 beside the baseline:
- * this pass over the rows is part of every int8 matmul's call. (A clone for
- * "arch=skylake-avx512" is chosen only on that very CPU, by model, not by its
- * instructions: on Sapphire Rapids this ran its AVX2 clone.) The largest magnitude is an
- * unsigned max over the bits of |x| (NaN's set to 0: ignored, as by fmaxf), which GCC
- * vectorizes where it leaves a float max reduction scalar (128x3072: 480 -> 40 us, Intel
- * Xeon; `-fopenmp-simd`'s reduction did it too, but cost the vectorization of GELU's
- * erf); the clamp is two compares, as fmaxf and fminf, NaN included. */
-__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) static float quantize_row(
-    const float* x, size_t k, uint8_t* q, uint8_t flip) {
+/* sx of a row (below): its largest magnitude over 127. Written for the vectorizer and
+ * built for x86-64-v4 and AVX2 beside the baseline (a clone for "arch=skylake-avx512" is
+ * chosen only on that very CPU, by model, not by its instructions: on Sapphire Rapids it
+ * ran the AVX2 clone). The largest magnitude is an unsigned max over the bits of |x|
+ * (NaN's set to 0: ignored, as by fmaxf), which GCC vectorizes where it leaves a float
+ * max reduction scalar (128x3072: 480 -> 40 us, Intel Xeon). */
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) static float row_scale(const float* x,
+                                                                                             size_t k) {
   const float_bits_t* bits = (const float_bits_t*)x;
   uint32_t peak_bits = 0;
   for (size_t i = 0; i < k; ++i) {
@@ -487,13 +491,30 @@ __attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) static float
   }
   float peak;
   memcpy(&peak, &peak_bits, sizeof peak);
-  const float sx = fmaxf(peak, 1.17549435e-38f * QUANTIZED_LEVELS) / QUANTIZED_LEVELS;
+  return fmaxf(peak, 1.17549435e-38f * QUANTIZED_LEVELS) / QUANTIZED_LEVELS;
+}
+
+/* q(x) = round-half-even(x / sx) in -127..127, each byte exclusive-or `flip`; the clamp is
+ * two compares, as fmaxf and fminf, NaN included. quantize_avx512 computes the same. */
+__attribute__((target_clones("avx2", "default"))) static void quantize_portable(const float* x, size_t k, float sx,
+                                                                                 uint8_t* q, uint8_t flip) {
   for (size_t i = 0; i < k; ++i) {
     float v = nearbyintf(x[i] / sx);
     v = v >= -QUANTIZED_LEVELS ? v : -QUANTIZED_LEVELS;
     v = v <= QUANTIZED_LEVELS ? v : QUANTIZED_LEVELS;
     q[i] = (uint8_t)(int8_t)v ^ flip;
   }
+}
+
+/* q(x) of one row into q, its bits exclusive-or `flip` (0x80: q + 128 as unsigned, the form
+ * MKL multiplies); returns its sx. This pass over the rows is part of every int8 matmul's
+ * call. */
+static float quantize_row(const float* x, size_t k, uint8_t* q, uint8_t flip) {
+  const float sx = row_scale(x, k);
+  if (quantize_avx512_available())
+    quantize_avx512(x, k, sx, q, flip);
+  else
+    quantize_portable(x, k, sx, q, flip);
   return sx;
 }
 
@@ -544,60 +565,108 @@ typedef struct {
 } mlc_quantized_gemm_params_t;
 
 /* A call of mlc_gemm_s8_quantizing as its column blocks see it: its parameters, and its
- * rows quantized once for all blocks (shifted_rows' form, A + 128) with their scales. */
+ * rows quantized once for all blocks, `row_stride` bytes apart, with their scales. On AMX
+ * (`amx`) the rows are q(x) itself, as amx_s8.h reads them (zeros past K and M, to
+ * AMX_S8_DEPTH and AMX_S8_ROWS); for MKL they are q(x) + 128 (shifted_rows' form). */
 typedef struct {
   mlc_quantized_gemm_params_t call;
-  const uint8_t* shifted;
+  const uint8_t* rows;
+  size_t row_stride;
   const float* row_scales;
+  int amx;
 } quantized_gemm_block_t;
 
 /* One row of the int8 product back to f32: y = (c - 128 * column sum) * sx * scale, the
- * correction of product_shifted_s8 and the rescale in one pass, in the order of
- * mlc.quantized_matmul's lowering to linalg (int32 sum, then times sx, then times scale). */
+ * correction of product_shifted_s8 (none where column_sums is NULL: AMX's signed product)
+ * and the rescale in one pass, in the order of mlc.quantized_matmul's lowering to linalg
+ * (int32 sum, then times sx, then times scale). */
 __attribute__((target_clones("avx512f", "avx2", "default"))) static void dequantize_row(
     const int32_t* c, const int32_t* column_sums, float sx, const float* scale, float* y, size_t n) {
-  for (size_t j = 0; j < n; ++j) y[j] = (float)(c[j] - 128 * column_sums[j]) * sx * scale[j];
+  if (column_sums)
+    for (size_t j = 0; j < n; ++j) y[j] = (float)(c[j] - 128 * column_sums[j]) * sx * scale[j];
+  else
+    for (size_t j = 0; j < n; ++j) y[j] = (float)c[j] * sx * scale[j];
 }
 
-/* One block of columns of mlc.quantized_matmul of several rows, then its epilogue: the
- * int8 product on MKL (AMX where the CPU has it; the weight packed once with
- * EPILOGUE_PACKED), rescaled, post(y + bias + residual). Where IREE ran it, these were
- * five dispatches, two of them over the whole f32 product (BERT-base's 128x3072 rescale,
- * bias and GELU took 0.75 ms of IREE's code). */
-static int gemm_s8_quantizing_block(void* block_ptr) {
-  const quantized_gemm_block_t* block = (const quantized_gemm_block_t*)block_ptr;
+/* Rows [first, first + count) of a block's int32 product c (rows ldc apart) back to f32,
+ * then post(y + bias + residual) on each while it is in cache. */
+static void finish_rows(const quantized_gemm_block_t* block, const int32_t* c, size_t ldc, const int32_t* column_sums,
+                        size_t first, size_t count) {
+  const mlc_quantized_gemm_params_t* p = &block->call;
+  const mlc_gemm_epilogue_params_t post = {NULL, 0, 0, NULL, 0, 0, p->bias, p->bias_offset, p->bias_stride,
+                                           p->residual, p->residual_offset, p->residual_stride, p->y, p->y_offset,
+                                           p->y_stride, p->m, p->n, p->k, 0, p->flags};
+  for (size_t i = first; i < first + count; ++i) {
+    float* row = p->y + p->y_offset + i * p->y_stride;
+    dequantize_row(c + (i - first) * ldc, column_sums, block->row_scales[i], p->scale + p->scale_offset, row, p->n);
+    epilogue_row(&post, i, row);
+  }
+}
+
+/* The block on mlc's AMX kernel, 32 rows at a time, each finished while its product is in
+ * cache. 0, or 1 out of memory. */
+static int amx_quantized_block(const quantized_gemm_block_t* block, const int8_t* packed) {
+  const mlc_quantized_gemm_params_t* p = &block->call;
+  const size_t ldc = amx_s8_round_up(p->n, AMX_S8_COLUMNS);
+  int32_t* c = aligned_alloc(64, AMX_S8_ROWS * ldc * sizeof(int32_t));
+  if (!c) return 1;
+  for (size_t first = 0; first < p->m; first += AMX_S8_ROWS) {
+    amx_s8_rows((const int8_t*)block->rows + first * block->row_stride, block->row_stride, packed, p->n, p->k, c, ldc);
+    finish_rows(block, c, ldc, NULL, first, p->m - first < AMX_S8_ROWS ? p->m - first : AMX_S8_ROWS);
+  }
+  free(c);
+  return 0;
+}
+
+/* The block on MKL: `shifted` rows (q(x) + 128, row_stride apart), the weight packed once
+ * with EPILOGUE_PACKED. 0, or 1 out of memory. */
+static int mkl_quantized_block(const quantized_gemm_block_t* block, const uint8_t* shifted, size_t row_stride) {
   const mlc_quantized_gemm_params_t* p = &block->call;
   const size_t m = p->m, n = p->n, k = p->k;
-  if (m == 0 || n == 0) return 0;
   int32_t* sums = malloc(m * n * sizeof(int32_t));
   if (!sums) return 1;
   const int8_t* w = p->w + p->w_offset;
   const void* packed = p->flags & EPILOGUE_PACKED ? packed_block(p->fingerprint, PACKED_S8, w, p->w_stride, m, n, k)
                                                   : NULL;
   int32_t* scratch = packed ? NULL : malloc(n * sizeof(int32_t));
-  const int32_t* column_sums = product_shifted_s8_uncorrected(block->shifted, w, p->w_stride, packed, sums, n, m, n,
-                                                              k, scratch);
-  const mlc_gemm_epilogue_params_t post = {NULL, 0, 0, NULL, 0, 0, p->bias, p->bias_offset, p->bias_stride,
-                                           p->residual, p->residual_offset, p->residual_stride, p->y, p->y_offset,
-                                           p->y_stride, m, n, k, 0, p->flags};
-  for (size_t i = 0; column_sums && i < m; ++i) {
-    float* row = p->y + p->y_offset + i * p->y_stride;
-    dequantize_row(sums + i * n, column_sums, block->row_scales[i], p->scale + p->scale_offset, row, n);
-    epilogue_row(&post, i, row); /* while the row is in cache */
-  }
+  const int32_t* column_sums = product_shifted_s8_uncorrected(shifted, row_stride, w, p->w_stride, packed, sums, n,
+                                                              m, n, k, scratch);
+  if (column_sums) finish_rows(block, sums, n, column_sums, 0, m);
   free(scratch);
   free(sums);
   return column_sums == NULL;
+}
+
+/* One block of columns of mlc.quantized_matmul of several rows, then its epilogue: the
+ * int8 product on mlc's AMX kernel, or on MKL, rescaled, post(y + bias + residual). Where
+ * IREE ran it, these were five dispatches, two of them over the whole f32 product
+ * (BERT-base's 128x3072 rescale, bias and GELU took 0.75 ms of IREE's code). A weight the
+ * AMX kernel cannot keep packed (past MLC_PACKED_WEIGHTS_LIMIT) goes to MKL unpacked. */
+static int gemm_s8_quantizing_block(void* block_ptr) {
+  const quantized_gemm_block_t* block = (const quantized_gemm_block_t*)block_ptr;
+  const mlc_quantized_gemm_params_t* p = &block->call;
+  if (p->m == 0 || p->n == 0) return 0;
+  if (!block->amx) return mkl_quantized_block(block, block->rows, block->row_stride);
+  const int8_t* w = p->w + p->w_offset;
+  const void* packed = packed_block(p->fingerprint, PACKED_S8_AMX, w, p->w_stride, p->m, p->n, p->k);
+  if (packed) return amx_quantized_block(block, packed);
+  quantized_gemm_block_t unpacked = *block;
+  unpacked.call.flags &= ~(size_t)EPILOGUE_PACKED;
+  uint8_t* shifted = shifted_rows((const int8_t*)block->rows, block->row_stride, p->m, p->k);
+  const int failed = shifted ? mkl_quantized_block(&unpacked, shifted, p->k) : 1;
+  free(shifted);
+  return failed;
 }
 
 /* Rows [part * m / parts, (part + 1) * m / parts) of a call quantized into its block. */
 static void quantize_rows_part(void* block_ptr, size_t part, size_t parts) {
   quantized_gemm_block_t* block = (quantized_gemm_block_t*)block_ptr;
   const mlc_quantized_gemm_params_t* p = &block->call;
-  uint8_t* shifted = (uint8_t*)block->shifted;
+  uint8_t* rows = (uint8_t*)block->rows;
   float* row_scales = (float*)block->row_scales;
   for (size_t i = part * p->m / parts; i < (part + 1) * p->m / parts; ++i) {
-    row_scales[i] = quantize_row(p->x + p->x_offset + i * p->x_stride, p->k, shifted + i * p->k, 0x80);
+    row_scales[i] = quantize_row(p->x + p->x_offset + i * p->x_stride, p->k, rows + i * block->row_stride,
+                                 block->amx ? 0 : 0x80);
   }
 }
 
@@ -733,23 +802,29 @@ MLC_IMPORT(mlc_gemm_s8_packed, mlc_sgemm_packed_params_t, shift_packed, gemm_s8_
 
 /* mlc_gemm_s8_quantizing: the rows quantized once, shared among the plugin's threads by
  * rows, then the columns split among them as by the other imports (each block quantizing
- * all rows itself cost BERT-base's 128x3072 rows 0.2 ms a call on each thread). */
+ * all rows itself cost BERT-base's 128x3072 rows 0.2 ms a call on each thread). A
+ * constant weight (EPILOGUE_PACKED) runs on mlc's AMX kernel where the CPU has it. */
 static int mlc_gemm_s8_quantizing(void* params_ptr, void* context, void* reserved) {
   (void)context;
   (void)reserved;
   const mlc_quantized_gemm_params_t* p = (const mlc_quantized_gemm_params_t*)params_ptr;
   if (p->m == 0 || p->n == 0) return 0;
-  uint8_t* shifted = malloc(p->m * p->k);
+  const int amx = (p->flags & EPILOGUE_PACKED) && amx_s8_available();
+  const size_t row_stride = amx ? amx_s8_row_stride(p->k) : p->k;
+  const size_t rows = amx ? amx_s8_round_up(p->m, AMX_S8_ROWS) : p->m;
+  uint8_t* quantized = aligned_alloc(64, amx_s8_round_up(rows * row_stride, 64));
   float* row_scales = malloc(p->m * sizeof(float));
-  int failed = !shifted || !row_scales;
+  int failed = !quantized || !row_scales;
   if (!failed) {
-    quantized_gemm_block_t block = {*p, shifted, row_scales};
+    for (size_t i = 0; row_stride > p->k && i < p->m; ++i) memset(quantized + i * row_stride + p->k, 0, row_stride - p->k);
+    memset(quantized + p->m * row_stride, 0, (rows - p->m) * row_stride);
+    quantized_gemm_block_t block = {*p, quantized, row_stride, row_scales, amx};
     const size_t parts = on_iree_worker() || p->m * p->k < SPLIT_WORK / 64 ? 1 : team_threads();
     team_run(quantize_rows_part, &block, parts < p->m ? parts : p->m);
     _Static_assert(sizeof(quantized_gemm_block_t) <= 256, "a block's parameters are copied into 256 bytes");
     failed = split_columns(&block, sizeof block, p->m, p->n, p->k, shift_quantized_gemm, gemm_s8_quantizing_block);
   }
-  free(shifted);
+  free(quantized);
   free(row_scales);
   return failed;
 }
