@@ -89,37 +89,42 @@ static void amx_s8_pack(const int8_t* b, size_t ldb, size_t n, size_t k, int8_t*
     }
 }
 
-/* Every tile 16 rows of 64 bytes: C in 0-3, A in 4-5, B in 6-7. */
+/* Every tile 16 rows of 64 bytes: C in 0-3, A in 4-5, B in 6-7. A constant, not built
+ * on the stack: GCC 12 does not see ldtilecfg read its operand (GCC PR 114098), and
+ * dropped the stores of such a local in one build (the instruction then faults). */
 typedef struct {
   uint8_t palette, start_row, reserved[14];
   uint16_t bytes_per_row[16];
   uint8_t rows[16];
 } __attribute__((packed, aligned(64))) amx_tile_config_t;
 
-AMX_S8_TARGET static void amx_s8_configure(void) {
-  amx_tile_config_t config = {.palette = 1};
-  for (int t = 0; t < 8; ++t) {
-    config.bytes_per_row[t] = 64;
-    config.rows[t] = 16;
-  }
-  _tile_loadconfig(&config);
-}
+static const amx_tile_config_t AMX_TILES = {
+    .palette = 1,
+    .bytes_per_row = {64, 64, 64, 64, 64, 64, 64, 64},
+    .rows = {16, 16, 16, 16, 16, 16, 16, 16},
+};
+
+AMX_S8_TARGET static void amx_s8_configure(void) { _tile_loadconfig(&AMX_TILES); }
 
 /* C (rows ldc int32 apart) = A B for 32 rows of A from `a` and the 32 columns whose tiles
- * start at `b` (the second 16's `b_step` bytes on), over `steps` steps of 64 k. */
+ * start at `b` (the second 16's `b_step` bytes on), over `steps` steps of 64 k. Tiles are
+ * not renamed: a load waits for the products that read its tile before. Each load comes
+ * just before the first product that needs it, so the next step's first loads overlap
+ * this step's last products (128x768x384 on one thread: 1555 -> 1665 GMAC/s, Intel Xeon;
+ * all four loads first, as before, serialized loads and products). */
 AMX_S8_TARGET static void amx_s8_block(const int8_t* a, size_t lda, const int8_t* b, size_t b_step, size_t steps,
                                        int32_t* c, size_t ldc) {
   _tile_zero(0);
   _tile_zero(1);
   _tile_zero(2);
   _tile_zero(3);
-  for (size_t s = 0; s < steps; ++s) {
+  for (size_t s = 0; s < steps; ++s) { /* each load just before its first product (below) */
     _tile_loadd(4, a + s * AMX_S8_DEPTH, lda);
-    _tile_loadd(5, a + 16 * lda + s * AMX_S8_DEPTH, lda);
     _tile_loadd(6, b + s * AMX_S8_TILE_BYTES, 64);
-    _tile_loadd(7, b + b_step + s * AMX_S8_TILE_BYTES, 64);
     _tile_dpbssd(0, 4, 6);
+    _tile_loadd(7, b + b_step + s * AMX_S8_TILE_BYTES, 64);
     _tile_dpbssd(1, 4, 7);
+    _tile_loadd(5, a + 16 * lda + s * AMX_S8_DEPTH, lda);
     _tile_dpbssd(2, 5, 6);
     _tile_dpbssd(3, 5, 7);
   }
