@@ -135,14 +135,15 @@ AMX_S8_TARGET static void amx_s8_block(const int8_t* a, size_t lda, const int8_t
   _tile_stored(3, c + 16 * ldc + 16, row_bytes);
 }
 
-/* C = A B for rows [row, row + 32) of A and all n columns of `packed`, into c (32 rows of
- * ldc int32, ldc >= n rounded up to 32). */
-AMX_S8_TARGET static void amx_s8_rows(const int8_t* a, size_t lda, const int8_t* packed, size_t n, size_t k,
-                                      int32_t* c, size_t ldc) {
+/* C = A B for 32 rows of A from `a` and columns [j, j + count) of `packed` (j a multiple
+ * of 32), into c (32 rows of ldc int32, the columns from c[0]). The caller configures
+ * the tiles (amx_s8_configure) and releases them (_tile_release). */
+AMX_S8_TARGET static void amx_s8_columns(const int8_t* a, size_t lda, const int8_t* packed, size_t j, size_t count,
+                                         size_t k, int32_t* c, size_t ldc) {
   const size_t steps = amx_s8_round_up(k, AMX_S8_DEPTH) / AMX_S8_DEPTH;
   const size_t tile_column = steps * AMX_S8_TILE_BYTES; /* bytes between 16-column tiles */
-  amx_s8_configure();
-  for (size_t j = 0; j < n; j += AMX_S8_COLUMNS)
-    amx_s8_block(a, lda, packed + (j / 16) * tile_column, tile_column, steps, c + j, ldc);
-  _tile_release();
+  for (size_t jj = 0; jj < count; jj += AMX_S8_COLUMNS)
+    amx_s8_block(a, lda, packed + ((j + jj) / 16) * tile_column, tile_column, steps, c + jj, ldc);
 }
+
+AMX_S8_TARGET static void amx_s8_release(void) { _tile_release(); }
