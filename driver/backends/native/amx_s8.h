@@ -118,7 +118,7 @@ AMX_S8_TARGET static void amx_s8_block(const int8_t* a, size_t lda, const int8_t
   _tile_zero(1);
   _tile_zero(2);
   _tile_zero(3);
-  for (size_t s = 0; s < steps; ++s) { /* each load just before its first product (below) */
+  for (size_t s = 0; s < steps; ++s) {
     _tile_loadd(4, a + s * AMX_S8_DEPTH, lda);
     _tile_loadd(6, b + s * AMX_S8_TILE_BYTES, 64);
     _tile_dpbssd(0, 4, 6);
@@ -137,7 +137,7 @@ AMX_S8_TARGET static void amx_s8_block(const int8_t* a, size_t lda, const int8_t
 
 /* C = A B for 32 rows of A from `a` and columns [j, j + count) of `packed` (j a multiple
  * of 32), into c (32 rows of ldc int32, the columns from c[0]). The caller configures
- * the tiles (amx_s8_configure) and releases them (_tile_release). */
+ * the tiles (amx_s8_configure) and releases them (amx_s8_release). */
 AMX_S8_TARGET static void amx_s8_columns(const int8_t* a, size_t lda, const int8_t* packed, size_t j, size_t count,
                                          size_t k, int32_t* c, size_t ldc) {
   const size_t steps = amx_s8_round_up(k, AMX_S8_DEPTH) / AMX_S8_DEPTH;
@@ -146,4 +146,5 @@ AMX_S8_TARGET static void amx_s8_columns(const int8_t* a, size_t lda, const int8
     amx_s8_block(a, lda, packed + ((j + jj) / 16) * tile_column, tile_column, steps, c + jj, ldc);
 }
 
+/* Gives the tile state back, so that the thread's context switches save no AMX state. */
 AMX_S8_TARGET static void amx_s8_release(void) { _tile_release(); }

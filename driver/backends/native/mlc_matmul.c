@@ -665,7 +665,9 @@ static int gemm_s8_quantizing_block(void* block_ptr) {
   if (p->m == 0 || p->n == 0) return 0;
   if (!block->amx) return mkl_quantized_block(block, block->rows, block->row_stride);
   const int8_t* w = p->w + p->w_offset;
-  const void* packed = packed_block(p->fingerprint, PACKED_S8_AMX, w, p->w_stride, p->m, p->n, p->k);
+  /* Keyed without the row count, which the tiles do not depend on: a prompt of another
+   * length (an LLM's prefill) finds the same packed weight. */
+  const void* packed = packed_block(p->fingerprint, PACKED_S8_AMX, w, p->w_stride, 0, p->n, p->k);
   if (packed) return amx_quantized_block(block, packed);
   quantized_gemm_block_t unpacked = *block;
   unpacked.call.flags &= ~(size_t)EPILOGUE_PACKED;
