@@ -1,13 +1,16 @@
 """Normalization ops: softmax, layer_norm and inference-time batch_norm."""
 
+from typing import Any
+
 from torch_mlir import ir
 from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Result
 
-from .facts import FusionKind, Layout
+from .facts import Declined, FusionKind, Layout
 from .op_base import (
     MlcOp,
     VerifyError,
+    bool_attr,
     expect_same_element_type,
     expect_shape,
     float_attr,
@@ -51,7 +54,9 @@ class LayerNormOp(MlcOp, name="layer_norm", traits=[ext.Pure]):
     """`(x - mean) / sqrt(var + epsilon) * weight + bias` over the dimensions from `axis` on.
 
     The variance is biased (divides by N), as torch's LayerNorm. `weight` and `bias`
-    have the normalized shape, `input.shape[axis:]`.
+    have the normalized shape, `input.shape[axis:]`. With `library`, mlc's matmul plugin
+    normalizes the rows, on its own threads (mlc-library-layer-norms): f32 of static
+    shape, and a dispatch of its own.
     """
 
     fusion_kind = FusionKind.REDUCTION
@@ -62,7 +67,13 @@ class LayerNormOp(MlcOp, name="layer_norm", traits=[ext.Pure]):
     bias: Operand[ir.RankedTensorType]
     axis: ir.IntegerAttr
     epsilon: ir.FloatAttr
+    library: Any
     result: Result[ir.RankedTensorType]
+
+    def fusion(self):
+        if bool_attr(self, "library"):
+            return Declined("on the library, the plugin's call normalizes the rows whole (passes/library_layer_norms.py)")
+        return self.fusion_kind
 
     def verify(self):
         input_type = expect_float_tensor(self.input, "input")
@@ -74,6 +85,8 @@ class LayerNormOp(MlcOp, name="layer_norm", traits=[ext.Pure]):
         expect_shape(self.bias, normalized, "bias")
         if self.result.type != input_type:
             raise VerifyError(f"result type {self.result.type} must equal input type {input_type}")
+        if bool_attr(self, "library") and not (str(input_type.element_type) == "f32" and input_type.has_static_shape):
+            raise VerifyError(f"on the library (library = true), the input must be f32 of static shape, got {input_type}")
 
 
 class BatchNormOp(MlcOp, name="batch_norm", traits=[ext.Pure]):

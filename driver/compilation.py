@@ -311,12 +311,14 @@ def dispatch_kinds(counted: dict, report: Report) -> dict:
     """What one call's dispatches are: mlc's dispatch regions (one per fusion group),
     those IREE forms itself (the padded inputs of convolutions, groups inlined for
     untraceable dynamic sizes, ops mlc did not group), and the activation packs of data
-    tiling; the matmuls and attention heads on mlc's matmul library; and what runs once at load (the weights
-    packed for the microkernels)."""
+    tiling; the matmuls, attention heads and LayerNorms on mlc's matmul library; and what runs once at load (the
+    weights packed for the microkernels)."""
     library = report.pass_statistic("mlc-library-matmuls", "matmuls on the library")
     attention = report.pass_statistic("mlc-form-attention", "attentions formed")  # on the library
+    layer_norms = report.pass_statistic("mlc-library-layer-norms", "layer norms on the library")
     regions = (report.pass_statistic("mlc-form-dispatch-regions", "dispatch regions")
                - report.pass_statistic("mlc-library-matmuls", "regions left empty"))
     return {"mlc dispatch regions": regions, "library matmuls": library, "library attention": attention,
-            "formed by IREE": counted["regions"] - regions - library - attention,
+            "library layer norms": layer_norms,
+            "formed by IREE": counted["regions"] - regions - library - attention - layer_norms,
             "data-tiling packs": counted["encodings"], "at load": counted["at load"]}

@@ -9,6 +9,7 @@ from ..dialects.compute_ops import Conv2dOp, MatmulOp, QuantizedMatmulOp
 from ..dialects.data_ops import ConstantOp
 from ..dialects.fusion_ops import FusionGroupOp, YieldOp
 from ..dialects.op_base import MlcOp
+from ..passes.graph import ops_of
 
 STRUCTURE = (ConstantOp, FusionGroupOp, YieldOp)  # mlc ops that compute nothing
 CONTRACTIONS = (MatmulOp, Conv2dOp, QuantizedMatmulOp)
@@ -16,15 +17,7 @@ CONTRACTIONS = (MatmulOp, Conv2dOp, QuantizedMatmulOp)
 
 def mlc_ops(module: ir.Operation) -> list[MlcOp]:
     """Every mlc op in `module`, nested ones included, in order."""
-    found = []
-
-    def visit(op):
-        if isinstance(op.opview, MlcOp):
-            found.append(op.opview)
-        return ir.WalkResult.ADVANCE
-
-    module.walk(visit)
-    return found
+    return ops_of(module, MlcOp)
 
 
 def count_ops(module: ir.Operation) -> dict:

@@ -39,10 +39,12 @@ def main(name: str = "transformer_block") -> None:
           f"({len(compiled.vmfb) / 1024:.0f} KiB .vmfb; executable cache: {compiled.report['executable cache']})")
     ops = compiled.report["ops"]
     kinds = compiled.report["dispatches by kind"]
+    plugin_calls = kinds["library matmuls"] + kinds["library attention"] + kinds["library layer norms"]
     print(f"mlc graph: {ops['after import']['mlc ops']} ops after import, {ops['after optimization']['mlc ops']} after "
           f"{compiled.report['pipeline']}, in {ops['after optimization']['fusion groups']} fusion groups; "
           f"the executable issues {compiled.report['dispatches']} dispatches per call ({kinds['mlc dispatch regions']} "
-          f"fusion groups, {kinds['data-tiling packs']} data-tiling packs, {kinds['formed by IREE']} others)")
+          f"fusion groups, {plugin_calls} calls of mlc's plugin, {kinds['data-tiling packs']} data-tiling packs, "
+          f"{kinds['formed by IREE']} others)")
 
     with torch.no_grad():
         expected = model(*inputs)

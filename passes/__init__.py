@@ -21,6 +21,7 @@ from . import (  # noqa: F401
     fuse,
     guard_reduction_rereads,
     guard_unit_slices,
+    library_layer_norms,
     library_matmuls,
     lower_linalg_to_affine,
     lower_to_linalg,

@@ -25,7 +25,7 @@ from torch_mlir import ir
 from ..dialects import compute_ops, shape_ops
 from ..dialects.compute_ops import AttentionOp, fold_runs
 from ..dialects.op_base import bool_attr, i64_array
-from .graph import defining
+from .graph import defining, ops_of
 from .registry import Pass, register
 
 VIEW_OPS = (shape_ops.ReshapeOp, shape_ops.TransposeOp, shape_ops.SliceOp)
@@ -174,15 +174,7 @@ class AttentionViews(Pass):
     name = "mlc-attention-views"
 
     def run(self, module):
-        attentions = []
-
-        def visit(op):
-            if isinstance(op.opview, AttentionOp):
-                attentions.append(op.opview)
-            return ir.WalkResult.ADVANCE
-
-        module.walk(visit)
-        for op in attentions:
+        for op in ops_of(module, AttentionOp):
             if bool_attr(op, "library") and not i64_array(op, "views"):
                 self._read_in_place(op)
 

@@ -42,6 +42,19 @@ def any_op(root: ir.Operation, predicate) -> bool:
     return bool(found)
 
 
+def ops_of(root: ir.Operation, cls: type) -> list:
+    """The ops of class `cls` in `root`, nested ones included, in order (as views)."""
+    found = []
+
+    def visit(op):
+        if isinstance(op.opview, cls):
+            found.append(op.opview)
+        return ir.WalkResult.ADVANCE
+
+    root.walk(visit)
+    return found
+
+
 def is_constant(value: ir.Value) -> bool:
     """Whether `value` is an `mlc.constant`."""
     return defining(value, data_ops.ConstantOp) is not None

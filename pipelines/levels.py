@@ -60,7 +60,7 @@ class TargetTraits(Protocol):
     dispatch_regions: bool  # it takes fusion groups as IREE dispatch regions
     whole_quantized_rows: bool  # a single int8 row runs whole (mlc-quantize-int8{whole-rows})
     whole_quantized_matrices: bool  # int8 matmuls of several rows too (mlc-quantize-int8{whole-matrices})
-    library_attention: bool  # attention runs whole on mlc's matmul plugin (mlc-form-attention{library})
+    library_ops: bool  # attention and LayerNorm run whole on mlc's matmul plugin
     conv_matmul_pixels: int | None  # mlc-conv-to-matmul's max-pixels for its CPU (None: the pass's default)
 
 
@@ -87,8 +87,9 @@ class Pipeline:
         unless the pipeline set them itself; `mlc-quantize-int8` with whole rows where
         the target runs them so (`whole_quantized_rows`), and matrices too
         (`whole_quantized_matrices`); `mlc-form-attention{library}`,
-        `mlc-move-row-transposes{into-attention}` and `mlc-attention-views` before the
-        fusion where attention runs on mlc's matmul plugin (`library_attention`);
+        `mlc-move-row-transposes{into-attention}`, `mlc-attention-views` and
+        `mlc-library-layer-norms` before the fusion where attention and LayerNorm run on
+        mlc's matmul plugin (`library_ops`);
         `mlc-conv-to-matmul` with the target's `max-pixels` where it has its own
         (`conv_matmul_pixels`), unless the pipeline set one."""
         passes = list(self.passes)
@@ -99,10 +100,10 @@ class Pipeline:
         if target is not None and "mlc-quantize-int8" in passes and getattr(target, "whole_quantized_rows", False):
             whole = "whole-rows=true" + " whole-matrices=true" * getattr(target, "whole_quantized_matrices", False)
             passes = [f"mlc-quantize-int8{{{whole}}}" if e == "mlc-quantize-int8" else e for e in passes]
-        if target is not None and getattr(target, "library_attention", False) and "mlc-fuse" in passes:
+        if target is not None and getattr(target, "library_ops", False) and "mlc-fuse" in passes:
             at = passes.index("mlc-fuse")
             passes[at:at] = ["mlc-form-attention{library=true}", "mlc-move-row-transposes{into-attention=true}",
-                             "mlc-attention-views"]
+                             "mlc-attention-views", "mlc-library-layer-norms"]
         runs_alone, left_outside = (target.runs_alone, target.left_outside) if target is not None else ((), ())
         left_outside = tuple(dict.fromkeys(left_outside + self.left_outside))
         options = [f"isolate={','.join(runs_alone)}"] * bool(runs_alone) + [f"outside={','.join(left_outside)}"] * bool(left_outside)

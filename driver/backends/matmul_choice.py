@@ -125,11 +125,12 @@ def quantized_matrices_whole(options: dict) -> bool:
     return quantized_rows_whole(options) and "amx_int8" in cpu_fields().get("flags", "").split()
 
 
-def attention_on_library(options: dict) -> bool:
-    """Whether attention runs whole on the plugin (mlc-form-attention{library}): the option
-    allows the library and the plugin can be built here (it is built when an executable
-    that calls it loads). Not measured per shape: one call per head in place of four
-    dispatches that pass the scores through memory (README, Levers)."""
+def ops_on_library(options: dict) -> bool:
+    """Whether attention and LayerNorm run whole on the plugin (mlc-form-attention{library},
+    mlc-library-layer-norms): the option allows the library and the plugin can be built
+    here (it is built when an executable that calls it loads). Not measured per shape:
+    one call per head in place of four dispatches that pass the scores through memory,
+    and LayerNorms on the plugin's threads in place of IREE's code on one (README, Levers)."""
     return option(options) != "off" and matmul_library.buildable()
 
 

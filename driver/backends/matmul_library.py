@@ -27,6 +27,7 @@ import iree.runtime
 from ...errors import UserError
 from ...passes.library_matmuls import PLUGIN_FUNCTIONS, QUANTIZED, column_blocks, parse_key
 from ...passes.lower_to_linalg.attention import FUNCTION as ATTENTION
+from ...passes.lower_to_linalg.normalization import LAYER_NORM_FUNCTION
 from .. import atomic_file
 from ..executable_cache import ExecutableCache, cpu_fields
 
@@ -228,7 +229,7 @@ def exact_int8() -> bool:
 
 def calls_plugin(vmfb: bytes) -> bool:
     """Whether an executable imports one of the plugin's functions."""
-    return any(name.encode() in vmfb for name in (*PLUGIN_FUNCTIONS, ATTENTION))
+    return any(name.encode() in vmfb for name in (*PLUGIN_FUNCTIONS, ATTENTION, LAYER_NORM_FUNCTION))
 
 
 PLUGIN_NAME = "libmlc_matmul.so"

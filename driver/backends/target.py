@@ -37,8 +37,9 @@ class Target:
     quantized_rows: Callable[[Mapping], bool] | None = None
     # Whether, given the options, int8 matmuls of several rows run whole too (mlc-quantize-int8{whole-matrices})
     quantized_matrices: Callable[[Mapping], bool] | None = None
-    # Whether, given the options, attention runs on mlc's matmul plugin (mlc-form-attention{library})
-    attention_on_library: Callable[[Mapping], bool] | None = None
+    # Whether, given the options, attention and LayerNorm run on mlc's matmul plugin
+    # (mlc-form-attention{library}, mlc-library-layer-norms)
+    ops_on_library: Callable[[Mapping], bool] | None = None
     # Given the options, the most output pixels of a convolution run as im2col + matmul
     # (mlc-conv-to-matmul{max-pixels}); None: the pass's default
     conv_matmul_pixels: Callable[[Mapping], int | None] | None = None
@@ -99,9 +100,10 @@ class BoundTarget:
         return self.target.quantized_matrices is not None and self.target.quantized_matrices(self.options)
 
     @property
-    def library_attention(self) -> bool:
-        """Whether attention runs whole on mlc's matmul plugin here (mlc-form-attention{library})."""
-        return self.target.attention_on_library is not None and self.target.attention_on_library(self.options)
+    def library_ops(self) -> bool:
+        """Whether attention and LayerNorm run whole on mlc's matmul plugin here
+        (mlc-form-attention{library}, mlc-library-layer-norms)."""
+        return self.target.ops_on_library is not None and self.target.ops_on_library(self.options)
 
     @property
     def conv_matmul_pixels(self) -> int | None:

@@ -32,6 +32,7 @@ from ...dialects.locations import source_line
 from ...errors import UserError
 from ...passes.form_dispatch_regions import GROUP
 from ...passes.lower_to_linalg.attention import FUNCTION as ATTENTION
+from ...passes.lower_to_linalg.normalization import LAYER_NORM_FUNCTION
 from ..backends import iree as iree_backend
 from ..backends import matmul_library
 from ..report import Report
@@ -45,7 +46,7 @@ NO_DISPATCH = ("arith.", "tensor.empty", "tensor.dim", "tensor.collapse_shape", 
 class PlannedDispatch:
     """What mlc's plan runs at one position: a fusion group, or an op IREE dispatches itself."""
 
-    kind: str  # "fusion group", "formed by IREE", "library matmul" or "library attention"
+    kind: str  # "fusion group", "formed by IREE", "library matmul", "library attention" or "library layer norm"
     ops: list[str]
     sources: list[str]
     group: int | None = None
@@ -94,7 +95,8 @@ def planned_dispatches(module: ir.Operation, target, report: Report) -> list[Pla
 
 
 def _calls_library(region: ir.Operation) -> bool:
-    """A region of `mlc-library-matmuls` or of a lowered mlc.attention: a call of mlc's plugin."""
+    """A region of `mlc-library-matmuls` or of a lowered mlc.attention or library
+    mlc.layer_norm: a call of mlc's plugin."""
     return bool(_plugin_calls(region.regions[0].blocks[0]))
 
 
@@ -121,10 +123,12 @@ def _entry_point(dispatch: ir.Operation) -> str:
 
 
 def _library_dispatch(calls: list, op: ir.Operation) -> PlannedDispatch:
-    """A matmul, or attention's heads, on mlc's plugin."""
+    """A matmul, attention's heads or a LayerNorm's rows on mlc's plugin."""
     function = ir.StringAttr(calls[0].attributes["u_kernel_fn_name"]).value
     if function == ATTENTION:
         return PlannedDispatch("library attention", ["mlc.attention"], _sources([op]))
+    if function == LAYER_NORM_FUNCTION:
+        return PlannedDispatch("library layer norm", ["mlc.layer_norm"], _sources([op]))
     return PlannedDispatch("library matmul", ["linalg.matmul"], _sources([op]))
 
 

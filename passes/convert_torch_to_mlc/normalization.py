@@ -55,7 +55,7 @@ def layer_norm(op):
     weight = splat(1.0, element_type, normalized) if op.is_none("weight") else op.tensor("weight")
     bias = splat(0.0, element_type, normalized) if op.is_none("bias") else op.tensor("bias")
     return normalization_ops.LayerNormOp(
-        op.tensor("input"), weight, bias, i64(axis), f64(op.float("eps")), op.result_type()
+        op.tensor("input"), weight, bias, i64(axis), f64(op.float("eps")), boolean(False), op.result_type()
     ).result
 
 
@@ -90,7 +90,7 @@ def _group_norm(op, groups: int, epsilon: float):
     grouped = _batch_reshape(op.tensor("input"), [shape[0], groups, per_group])
     normalized = normalization_ops.LayerNormOp(
         grouped, splat(1.0, element_type, [per_group]), splat(0.0, element_type, [per_group]), i64(2),
-        f64(epsilon), grouped.type).result
+        f64(epsilon), boolean(False), grouped.type).result
     result = _batch_reshape(normalized, shape)
     per_channel = [channels] + [1] * (len(shape) - 2)
     if not op.is_none("weight"):

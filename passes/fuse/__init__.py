@@ -50,7 +50,7 @@ def _graph_ops(block: ir.Block, outside: frozenset = frozenset()) -> list[ir.Ope
         if isinstance(view, ConstantOp) or operands and all(not isinstance(o, ir.Block) and o.operation in constant
                                                             for o in operands):
             constant.add(op.operation)
-        elif not isinstance(view.fusion_kind, Declined) and type(view) not in outside:
+        elif not isinstance(view.fusion(), Declined) and type(view) not in outside:
             planned.append(op)
     return planned
 

@@ -13,32 +13,19 @@ transposed key, the scale, the mask, the softmax and the matmul by the value.
 """
 
 import math
-import struct
 
 from torch_mlir import ir
-from torch_mlir.dialects import arith
 
 from ...dialects import compute_ops as compute
-from ...dialects import elementwise_ops, iree_flow, normalization_ops, shape_ops
+from ...dialects import elementwise_ops, normalization_ops, shape_ops
 from ...dialects.compute_ops import dense_view, mask_strides
 from ...dialects.op_base import bool_attr, float_attr, i64_array
 from ..op_registry import LOWERINGS, lowers
-from .builders import collapse, empty, expand
+from .builders import expand
+from .plugin import as_vector, f32_bits, plugin_call
 
 FUNCTION = "mlc_attention"
 HAS_MASK, ZERO_MASKED_ROWS = 1, 2  # the call's flags
-
-
-def _bits(value: float) -> int:
-    """An f32's bits, passed as an index (the plugin's scalars are all index-sized)."""
-    return struct.unpack("<I", struct.pack("<f", value))[0]
-
-
-def _vector(value: ir.Value) -> ir.Value:
-    """Any tensor as the vector of its elements (a 0-d one as one element)."""
-    if value.type.rank == 0:
-        return expand(value, [1], [])
-    return collapse(value, [list(range(value.type.rank))]) if value.type.rank > 1 else value
 
 
 def _has_mask(mask: ir.Value) -> bool:
@@ -63,17 +50,11 @@ def _on_library(op) -> ir.Value:
     batch, m, n, d, dv = op.sizes()
     heads = math.prod(batch)
     flags = (HAS_MASK if _has_mask(mask) else 0) | (ZERO_MASKED_ROWS if bool_attr(op, "zero_masked_rows") else 0)
-    index, f32 = ir.IndexType.get(), query.type.element_type
-    inputs = [_vector(query), _vector(key), _vector(value), _vector(mask)]
-    region, body = iree_flow.distributed_region(ir.RankedTensorType.get([heads * m, dv], f32), arith.constant(index, 1))
-    with ir.InsertionPoint(body):
-        destination = empty([heads * m, dv], f32)  # inside: IREE writes it to the result's binding
-        scalars = [heads, m, n, d, dv, *mask_strides(mask.type.shape, [*batch, m, n]), *_operand_views(op),
-                   _bits(float_attr(op, "scale")), flags]
-        scalars = [arith.constant(index, s) for s in scalars]
-        iree_flow.flow_return(iree_flow.ukernel_call(FUNCTION, inputs, destination, scalars))
-    return expand(region.results[0], [*batch, m, dv], [list(range(len(batch) + 1)), [len(batch) + 1]]) if batch \
-        else region.results[0]
+    scalars = [heads, m, n, d, dv, *mask_strides(mask.type.shape, [*batch, m, n]), *_operand_views(op),
+               f32_bits(float_attr(op, "scale")), flags]
+    rows = plugin_call(FUNCTION, [as_vector(v) for v in (query, key, value, mask)],
+                       ir.RankedTensorType.get([heads * m, dv], query.type.element_type), scalars)
+    return expand(rows, [*batch, m, dv], [list(range(len(batch) + 1)), [len(batch) + 1]]) if batch else rows
 
 
 def _lowered(value: ir.Value) -> ir.Value:
@@ -131,6 +112,5 @@ def _zero_weights_of_minus_inf(scores: ir.Value, weights: ir.Value) -> ir.Value:
 def _lower_attention(op):
     """On the plugin with `library`, else as its steps (see the module docstring)."""
     if bool_attr(op, "library"):
-        op.operation.context.allow_unregistered_dialects = True  # IREE's flow ops
         return _on_library(op)
     return _steps(op)

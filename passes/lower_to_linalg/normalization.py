@@ -1,17 +1,36 @@
 """softmax -> `linalg.softmax` (IREE decomposes it into the stable max-subtracting
 form); layer_norm and batch_norm -> `linalg.generic`s that follow torch's
-formulas, epsilon inside the square root and LayerNorm's variance biased.
+formulas, epsilon inside the square root and LayerNorm's variance biased. A layer_norm
+with `library` is one call of mlc's matmul plugin, `mlc_layer_norm`, on its rows
+(driver/backends/native/mlc_layer_norm.h).
 """
 
 import math
 
+from torch_mlir import ir
 from torch_mlir.dialects import arith, linalg
 from torch_mlir.dialects import math as mathd
 
 from ...dialects import normalization_ops as normalization
-from ...dialects.op_base import DYNAMIC, float_attr, int_attr, normalize_axis
+from ...dialects.op_base import DYNAMIC, bool_attr, float_attr, int_attr, normalize_axis
 from ..op_registry import lowers
-from .builders import PARALLEL, Unsupported, constant, dims_map, elementwise, empty, generic, identity, reduce, sizes
+from .builders import (
+    PARALLEL,
+    Unsupported,
+    collapse,
+    constant,
+    dims_map,
+    elementwise,
+    empty,
+    expand,
+    generic,
+    identity,
+    reduce,
+    sizes,
+)
+from .plugin import as_vector, f32_bits, plugin_call
+
+LAYER_NORM_FUNCTION = "mlc_layer_norm"
 
 
 @lowers(normalization.SoftmaxOp)
@@ -26,12 +45,32 @@ def _normalize(value, mean, variance, epsilon):
     return arith.divf(arith.subf(value, mean), mathd.sqrt(arith.addf(variance, epsilon)))
 
 
+def _layer_norm_on_library(op, axis: int) -> ir.Value:
+    """The input as rows [R, N] of the normalized dimensions, weight and bias as vectors
+    [N]: one call of the plugin, its result reshaped back."""
+    x = op.input
+    shape = list(x.type.shape)
+    rows, n = math.prod(shape[:axis]), math.prod(shape[axis:])
+    as_rows = collapse(x, [list(range(axis)), list(range(axis, len(shape)))]) if axis > 0 else \
+        expand(as_vector(x), [1, n], [[0, 1]])
+    result = plugin_call(LAYER_NORM_FUNCTION, [as_rows, as_vector(op.weight), as_vector(op.bias)],
+                         ir.RankedTensorType.get([rows, n], x.type.element_type),
+                         [rows, n, f32_bits(float_attr(op, "epsilon"))])
+    if axis == 0:  # one row: every dimension normalized
+        elements = collapse(result, [[0, 1]])
+        return expand(elements, shape, [list(range(len(shape)))]) if len(shape) > 1 else elements
+    return expand(result, shape, [list(range(axis)), list(range(axis, len(shape)))])
+
+
 @lowers(normalization.LayerNormOp)
 def _lower_layer_norm(op):
-    """mean = sum / N; variance = sum((x - mean)^2) / N; then normalize, scale, shift."""
+    """mean = sum / N; variance = sum((x - mean)^2) / N; then normalize, scale, shift.
+    With `library`, the plugin's call (`_layer_norm_on_library`)."""
     x = op.input
     rank = x.type.rank
     axis = normalize_axis(int_attr(op, "axis"), rank)
+    if bool_attr(op, "library"):
+        return _layer_norm_on_library(op, axis)
     axes = list(range(axis, rank))
     if DYNAMIC in x.type.shape[axis:]:
         raise Unsupported("the normalized dimensions must be static")

@@ -58,7 +58,7 @@ func.func @softmax_result_type(%x: tensor<2x8xf32>) -> tensor<2x8xf16> {
 
 func.func @layer_norm_missing_epsilon(%x: tensor<2x8xf32>, %w: tensor<8xf32>) -> tensor<2x8xf32> {
   // expected-error @+1 {{'mlc.layer_norm' op requires attribute 'epsilon'}}
-  %0 = "mlc.layer_norm"(%x, %w, %w) {axis = 1 : i64} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  %0 = "mlc.layer_norm"(%x, %w, %w) {axis = 1 : i64, library = false} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
 }
 
@@ -66,7 +66,7 @@ func.func @layer_norm_missing_epsilon(%x: tensor<2x8xf32>, %w: tensor<8xf32>) ->
 
 func.func @layer_norm_of_integers(%x: tensor<2x8xi32>, %w: tensor<8xi32>) -> tensor<2x8xi32> {
   // expected-error @+1 {{'mlc.layer_norm' op input must be a floating-point tensor, got tensor<2x8xi32>}}
-  %0 = "mlc.layer_norm"(%x, %w, %w) {axis = 1 : i64, epsilon = 1.0e-5 : f64} : (tensor<2x8xi32>, tensor<8xi32>, tensor<8xi32>) -> tensor<2x8xi32>
+  %0 = "mlc.layer_norm"(%x, %w, %w) {axis = 1 : i64, epsilon = 1.0e-5 : f64, library = false} : (tensor<2x8xi32>, tensor<8xi32>, tensor<8xi32>) -> tensor<2x8xi32>
   return %0 : tensor<2x8xi32>
 }
 
@@ -74,7 +74,7 @@ func.func @layer_norm_of_integers(%x: tensor<2x8xi32>, %w: tensor<8xi32>) -> ten
 
 func.func @layer_norm_axis_out_of_range(%x: tensor<2x8xf32>, %w: tensor<8xf32>) -> tensor<2x8xf32> {
   // expected-error @+1 {{'mlc.layer_norm' op axis 2 is out of range for rank 2}}
-  %0 = "mlc.layer_norm"(%x, %w, %w) {axis = 2 : i64, epsilon = 1.0e-5 : f64} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  %0 = "mlc.layer_norm"(%x, %w, %w) {axis = 2 : i64, epsilon = 1.0e-5 : f64, library = false} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
 }
 
@@ -82,7 +82,7 @@ func.func @layer_norm_axis_out_of_range(%x: tensor<2x8xf32>, %w: tensor<8xf32>) 
 
 func.func @layer_norm_zero_epsilon(%x: tensor<2x8xf32>, %w: tensor<8xf32>) -> tensor<2x8xf32> {
   // expected-error @+1 {{'mlc.layer_norm' op epsilon must be positive, got 0.000000e+00 : f64}}
-  %0 = "mlc.layer_norm"(%x, %w, %w) {axis = 1 : i64, epsilon = 0.0 : f64} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  %0 = "mlc.layer_norm"(%x, %w, %w) {axis = 1 : i64, epsilon = 0.0 : f64, library = false} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
 }
 
@@ -90,7 +90,7 @@ func.func @layer_norm_zero_epsilon(%x: tensor<2x8xf32>, %w: tensor<8xf32>) -> te
 
 func.func @layer_norm_integer_epsilon(%x: tensor<2x8xf32>, %w: tensor<8xf32>) -> tensor<2x8xf32> {
   // expected-error @+1 {{'mlc.layer_norm' op attribute 'epsilon' must be a float, got 1 : i64}}
-  %0 = "mlc.layer_norm"(%x, %w, %w) {axis = 1 : i64, epsilon = 1 : i64} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  %0 = "mlc.layer_norm"(%x, %w, %w) {axis = 1 : i64, epsilon = 1 : i64, library = false} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
 }
 
@@ -98,7 +98,7 @@ func.func @layer_norm_integer_epsilon(%x: tensor<2x8xf32>, %w: tensor<8xf32>) ->
 
 func.func @layer_norm_mixed_element_types(%x: tensor<2x8xf32>, %w: tensor<8xf16>, %b: tensor<8xf32>) -> tensor<2x8xf32> {
   // expected-error @+1 {{'mlc.layer_norm' op input, weight and bias must share one element type, got f32, f16}}
-  %0 = "mlc.layer_norm"(%x, %w, %b) {axis = 1 : i64, epsilon = 1.0e-5 : f64} : (tensor<2x8xf32>, tensor<8xf16>, tensor<8xf32>) -> tensor<2x8xf32>
+  %0 = "mlc.layer_norm"(%x, %w, %b) {axis = 1 : i64, epsilon = 1.0e-5 : f64, library = false} : (tensor<2x8xf32>, tensor<8xf16>, tensor<8xf32>) -> tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
 }
 
@@ -108,7 +108,7 @@ func.func @layer_norm_mixed_element_types(%x: tensor<2x8xf32>, %w: tensor<8xf16>
 
 func.func @layer_norm_weight_shape(%x: tensor<2x5x8xf32>, %w: tensor<8xf32>, %b: tensor<5x8xf32>) -> tensor<2x5x8xf32> {
   // expected-error @+1 {{'mlc.layer_norm' op weight has shape [8], expected [5, 8]}}
-  %0 = "mlc.layer_norm"(%x, %w, %b) {axis = 1 : i64, epsilon = 1.0e-5 : f64} : (tensor<2x5x8xf32>, tensor<8xf32>, tensor<5x8xf32>) -> tensor<2x5x8xf32>
+  %0 = "mlc.layer_norm"(%x, %w, %b) {axis = 1 : i64, epsilon = 1.0e-5 : f64, library = false} : (tensor<2x5x8xf32>, tensor<8xf32>, tensor<5x8xf32>) -> tensor<2x5x8xf32>
   return %0 : tensor<2x5x8xf32>
 }
 
@@ -116,7 +116,7 @@ func.func @layer_norm_weight_shape(%x: tensor<2x5x8xf32>, %w: tensor<8xf32>, %b:
 
 func.func @layer_norm_bias_shape(%x: tensor<2x5x8xf32>, %w: tensor<8xf32>, %b: tensor<5xf32>) -> tensor<2x5x8xf32> {
   // expected-error @+1 {{'mlc.layer_norm' op bias has shape [5], expected [8]}}
-  %0 = "mlc.layer_norm"(%x, %w, %b) {axis = -1 : i64, epsilon = 1.0e-5 : f64} : (tensor<2x5x8xf32>, tensor<8xf32>, tensor<5xf32>) -> tensor<2x5x8xf32>
+  %0 = "mlc.layer_norm"(%x, %w, %b) {axis = -1 : i64, epsilon = 1.0e-5 : f64, library = false} : (tensor<2x5x8xf32>, tensor<8xf32>, tensor<5xf32>) -> tensor<2x5x8xf32>
   return %0 : tensor<2x5x8xf32>
 }
 
@@ -124,8 +124,34 @@ func.func @layer_norm_bias_shape(%x: tensor<2x5x8xf32>, %w: tensor<8xf32>, %b: t
 
 func.func @layer_norm_result_type(%x: tensor<2x8xf32>, %w: tensor<8xf32>) -> tensor<8x2xf32> {
   // expected-error @+1 {{'mlc.layer_norm' op result type tensor<8x2xf32> must equal input type tensor<2x8xf32>}}
-  %0 = "mlc.layer_norm"(%x, %w, %w) {axis = 1 : i64, epsilon = 1.0e-5 : f64} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<8x2xf32>
+  %0 = "mlc.layer_norm"(%x, %w, %w) {axis = 1 : i64, epsilon = 1.0e-5 : f64, library = false} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<8x2xf32>
   return %0 : tensor<8x2xf32>
+}
+
+// -----
+
+/// On the library (mlc-library-layer-norms), the plugin's call takes f32 rows of static shape.
+
+func.func @layer_norm_library_of_bf16(%x: tensor<2x8xbf16>, %w: tensor<8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'mlc.layer_norm' op on the library (library = true), the input must be f32 of static shape, got tensor<2x8xbf16>}}
+  %0 = "mlc.layer_norm"(%x, %w, %w) {axis = 1 : i64, epsilon = 1.0e-5 : f64, library = true} : (tensor<2x8xbf16>, tensor<8xbf16>, tensor<8xbf16>) -> tensor<2x8xbf16>
+  return %0 : tensor<2x8xbf16>
+}
+
+// -----
+
+func.func @layer_norm_library_of_dynamic_rows(%x: tensor<?x8xf32>, %w: tensor<8xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{'mlc.layer_norm' op on the library (library = true), the input must be f32 of static shape, got tensor<?x8xf32>}}
+  %0 = "mlc.layer_norm"(%x, %w, %w) {axis = 1 : i64, epsilon = 1.0e-5 : f64, library = true} : (tensor<?x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+
+// -----
+
+func.func @layer_norm_library_not_a_bool(%x: tensor<2x8xf32>, %w: tensor<8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'mlc.layer_norm' op attribute 'library' must be a bool, got 1 : i64}}
+  %0 = "mlc.layer_norm"(%x, %w, %w) {axis = 1 : i64, epsilon = 1.0e-5 : f64, library = 1 : i64} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
 }
 
 // -----

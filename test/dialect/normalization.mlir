@@ -20,10 +20,10 @@ func.func @softmax(%x: tensor<2x8xf32>, %y: tensor<?x4x16xf16>) -> (tensor<2x8xf
 // CHECK-LABEL: func.func @layer_norm
 // CHECK-SAME: (%[[X:.*]]: tensor<2x5x8xf32>, %[[W:.*]]: tensor<8xf32>, %[[B:.*]]: tensor<8xf32>, %[[W2:.*]]: tensor<5x8xf32>, %[[B2:.*]]: tensor<5x8xf32>)
 func.func @layer_norm(%x: tensor<2x5x8xf32>, %w: tensor<8xf32>, %b: tensor<8xf32>, %w2: tensor<5x8xf32>, %b2: tensor<5x8xf32>) -> (tensor<2x5x8xf32>, tensor<2x5x8xf32>) {
-  // CHECK: "mlc.layer_norm"(%[[X]], %[[W]], %[[B]]) {axis = 2 : i64, epsilon = 1.000000e-05 : f64} : (tensor<2x5x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x5x8xf32>
-  %0 = "mlc.layer_norm"(%x, %w, %b) {axis = 2 : i64, epsilon = 1.0e-5 : f64} : (tensor<2x5x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x5x8xf32>
-  // CHECK: "mlc.layer_norm"(%[[X]], %[[W2]], %[[B2]]) {axis = -2 : i64, epsilon = 1.000000e-03 : f32} : (tensor<2x5x8xf32>, tensor<5x8xf32>, tensor<5x8xf32>) -> tensor<2x5x8xf32>
-  %1 = "mlc.layer_norm"(%x, %w2, %b2) {axis = -2 : i64, epsilon = 1.0e-3 : f32} : (tensor<2x5x8xf32>, tensor<5x8xf32>, tensor<5x8xf32>) -> tensor<2x5x8xf32>
+  // CHECK: "mlc.layer_norm"(%[[X]], %[[W]], %[[B]]) {axis = 2 : i64, epsilon = 1.000000e-05 : f64, library = false} : (tensor<2x5x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x5x8xf32>
+  %0 = "mlc.layer_norm"(%x, %w, %b) {axis = 2 : i64, epsilon = 1.0e-5 : f64, library = false} : (tensor<2x5x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x5x8xf32>
+  // CHECK: "mlc.layer_norm"(%[[X]], %[[W2]], %[[B2]]) {axis = -2 : i64, epsilon = 1.000000e-03 : f32, library = false} : (tensor<2x5x8xf32>, tensor<5x8xf32>, tensor<5x8xf32>) -> tensor<2x5x8xf32>
+  %1 = "mlc.layer_norm"(%x, %w2, %b2) {axis = -2 : i64, epsilon = 1.0e-3 : f32, library = false} : (tensor<2x5x8xf32>, tensor<5x8xf32>, tensor<5x8xf32>) -> tensor<2x5x8xf32>
   return %0, %1 : tensor<2x5x8xf32>, tensor<2x5x8xf32>
 }
 
@@ -31,8 +31,8 @@ func.func @layer_norm(%x: tensor<2x5x8xf32>, %w: tensor<8xf32>, %b: tensor<8xf32
 
 // CHECK-LABEL: func.func @layer_norm_dynamic
 func.func @layer_norm_dynamic(%x: tensor<?x?x768xbf16>, %w: tensor<768xbf16>, %b: tensor<768xbf16>) -> tensor<?x?x768xbf16> {
-  // CHECK: "mlc.layer_norm"(%{{.*}}, %{{.*}}, %{{.*}}) {axis = -1 : i64, epsilon = 9.9999999999999998E-13 : f64} : (tensor<?x?x768xbf16>, tensor<768xbf16>, tensor<768xbf16>) -> tensor<?x?x768xbf16>
-  %0 = "mlc.layer_norm"(%x, %w, %b) {axis = -1 : i64, epsilon = 1.0e-12 : f64} : (tensor<?x?x768xbf16>, tensor<768xbf16>, tensor<768xbf16>) -> tensor<?x?x768xbf16>
+  // CHECK: "mlc.layer_norm"(%{{.*}}, %{{.*}}, %{{.*}}) {axis = -1 : i64, epsilon = 9.9999999999999998E-13 : f64, library = false} : (tensor<?x?x768xbf16>, tensor<768xbf16>, tensor<768xbf16>) -> tensor<?x?x768xbf16>
+  %0 = "mlc.layer_norm"(%x, %w, %b) {axis = -1 : i64, epsilon = 1.0e-12 : f64, library = false} : (tensor<?x?x768xbf16>, tensor<768xbf16>, tensor<768xbf16>) -> tensor<?x?x768xbf16>
   return %0 : tensor<?x?x768xbf16>
 }
 

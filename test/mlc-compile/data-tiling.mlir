@@ -10,6 +10,7 @@
 // ON-NEXT:   "mlc dispatch regions": 2,
 // ON-NEXT:   "library matmuls": 0,
 // ON-NEXT:   "library attention": 0,
+// ON-NEXT:   "library layer norms": 0,
 // ON-NEXT:   "formed by IREE": 0,
 // ON-NEXT:   "data-tiling packs": 2,
 // ON-NEXT:   "at load": 4

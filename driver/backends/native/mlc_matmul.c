@@ -12,7 +12,7 @@
  * takes an f32 row and quantizes it itself (mlc.quantized_matmul of an LLM's decode step);
  * `mlc_gemm_s8_quantizing` does so for several rows, with an epilogue.
  * `mlc_attention` runs one head of mlc.attention: scores, softmax and output in one call
- * (mlc_attention.h).
+ * (mlc_attention.h), and `mlc_layer_norm` the rows of an mlc.layer_norm (mlc_layer_norm.h).
  * Load it with `--executable_plugin=libmlc_matmul.so`. */
 
 #define _GNU_SOURCE /* sched_getaffinity (team.h) */
@@ -31,6 +31,7 @@
 #include "iree_executable_plugin.h"
 #include "team.h"
 #include "mlc_attention.h"
+#include "mlc_layer_norm.h"
 #include "quantize_avx512.h"
 #include "vector_math.h"
 
@@ -876,6 +877,7 @@ static const struct {
     {"mlc_matvec_s8_quantizing", mlc_matvec_s8_quantizing},
     {"mlc_gemm_s8_quantizing", mlc_gemm_s8_quantizing},
     {"mlc_attention", mlc_attention},
+    {"mlc_layer_norm", mlc_layer_norm},
     {"mlc_sgemm_epilogue", mlc_sgemm_epilogue},
     {"mlc_gemm_bf16_epilogue", mlc_gemm_bf16_epilogue},
 };
@@ -908,7 +910,7 @@ __attribute__((visibility("default"))) const iree_plugin_header_t** iree_hal_exe
     uint32_t max_version, void* reserved) {
   (void)reserved;
   static const iree_plugin_header_t header = {
-      IREE_PLUGIN_VERSION_0_1, "mlc_matmul", "mlc: f32, bf16 and int8 matmuls and f32 attention on MKL (driver/backends/native/mlc_matmul.c)", 0, 0, {0}};
+      IREE_PLUGIN_VERSION_0_1, "mlc_matmul", "mlc: f32, bf16 and int8 matmuls, f32 attention and LayerNorm on MKL (driver/backends/native/mlc_matmul.c)", 0, 0, {0}};
   static const iree_plugin_v0_t plugin = {&header, plugin_load, plugin_unload, plugin_resolve};
   return max_version >= IREE_PLUGIN_VERSION_0_1 ? (const iree_plugin_header_t**)&plugin : NULL;
 }

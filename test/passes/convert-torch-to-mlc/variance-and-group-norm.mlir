@@ -48,7 +48,7 @@ func.func @std_of_one_value(%arg0: !torch.vtensor<[3,1],f32>) -> !torch.vtensor<
 // CHECK-SAME: (%[[X:.*]]: tensor<2x16x30xf32>, %[[W:.*]]: tensor<16xf32>, %[[B:.*]]: tensor<16xf32>)
 // CHECK: %[[FLAT:.*]] = "mlc.reshape"(%[[X]]) : (tensor<2x16x30xf32>) -> tensor<2x480xf32>
 // CHECK: %[[GROUPS:.*]] = "mlc.reshape"(%[[FLAT]]) : (tensor<2x480xf32>) -> tensor<2x4x120xf32>
-// CHECK: %[[NORM:.*]] = "mlc.layer_norm"(%[[GROUPS]], %{{.*}}, %{{.*}}) {axis = 2 : i64, epsilon = 1.000000e-05 : f64}
+// CHECK: %[[NORM:.*]] = "mlc.layer_norm"(%[[GROUPS]], %{{.*}}, %{{.*}}) {axis = 2 : i64, epsilon = 1.000000e-05 : f64, library = false}
 // CHECK: "mlc.mul"
 // CHECK: "mlc.add"
 // CHECK-NOT: f64>

@@ -86,3 +86,37 @@ func.func @negative_no_fusion_across_kinds(%x: tensor<4x4xf32>) -> tensor<4x4xf3
   %2 = "mlc.transpose"(%1) {permutation = array<i64: 1, 0>} : (tensor<4x4xf32>) -> tensor<4x4xf32>
   return %2 : tensor<4x4xf32>
 }
+
+// -----
+
+/// A layer_norm on the library runs in the plugin's call, in no group: the residual add
+/// before it, which would otherwise fuse into the reduction, is a group of its own (an
+/// epilogue the matmul's library call can take), and the op after it starts another.
+/// The same layer_norm without `library` takes the add into its group.
+
+// CHECK-LABEL: func.func @layer_norm_on_library_in_no_group
+// CHECK:      %[[SUM:.*]] = "mlc.fusion_group"() ({
+// CHECK-NEXT:   %[[A:.*]] = "mlc.add"
+// CHECK-NEXT:   "mlc.yield"(%[[A]])
+// CHECK:      %[[N:.*]] = "mlc.layer_norm"(%[[SUM]], %{{.*}}, %{{.*}}) {{.*}}library = true
+// CHECK:      "mlc.fusion_group"() ({
+// CHECK-NEXT:   "mlc.relu"(%[[N]])
+func.func @layer_norm_on_library_in_no_group(%x: tensor<4x16xf32>, %r: tensor<4x16xf32>, %w: tensor<16xf32>) -> tensor<4x16xf32> {
+  %0 = "mlc.add"(%x, %r) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  %1 = "mlc.layer_norm"(%0, %w, %w) {axis = 1 : i64, epsilon = 1.0e-5 : f64, library = true} : (tensor<4x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  %2 = "mlc.relu"(%1) : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %2 : tensor<4x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @layer_norm_in_a_group
+// CHECK:      "mlc.fusion_group"() ({
+// CHECK-NEXT:   "mlc.add"
+// CHECK-NEXT:   %[[N:.*]] = "mlc.layer_norm"
+// CHECK-NEXT:   "mlc.yield"(%[[N]])
+func.func @layer_norm_in_a_group(%x: tensor<4x16xf32>, %r: tensor<4x16xf32>, %w: tensor<16xf32>) -> tensor<4x16xf32> {
+  %0 = "mlc.add"(%x, %r) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  %1 = "mlc.layer_norm"(%0, %w, %w) {axis = 1 : i64, epsilon = 1.0e-5 : f64, library = false} : (tensor<4x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  return %1 : tensor<4x16xf32>
+}

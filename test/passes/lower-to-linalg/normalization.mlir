@@ -46,7 +46,7 @@ func.func @softmax(%x: tensor<2x5x3xf32>) -> tensor<2x5x3xf32> {
 // CHECK-NEXT: %[[Y:.*]] = arith.addf %[[SCALED]], %[[B2]]
 // CHECK-NEXT: linalg.yield %[[Y]]
 func.func @layer_norm(%x: tensor<2x8xf32>, %w: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x8xf32> {
-  %0 = "mlc.layer_norm"(%x, %w, %b) {axis = -1 : i64, epsilon = 1.0e-05 : f64} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  %0 = "mlc.layer_norm"(%x, %w, %b) {axis = -1 : i64, epsilon = 1.0e-05 : f64, library = false} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
 }
 
@@ -58,7 +58,7 @@ func.func @layer_norm(%x: tensor<2x8xf32>, %w: tensor<8xf32>, %b: tensor<8xf32>)
 // CHECK: arith.constant 2.000000e+01 : f32
 // CHECK: iterator_types = ["parallel", "reduction", "reduction"]
 func.func @layer_norm_trailing(%x: tensor<3x4x5xf32>, %w: tensor<4x5xf32>, %b: tensor<4x5xf32>) -> tensor<3x4x5xf32> {
-  %0 = "mlc.layer_norm"(%x, %w, %b) {axis = 1 : i64, epsilon = 1.0e-05 : f64} : (tensor<3x4x5xf32>, tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<3x4x5xf32>
+  %0 = "mlc.layer_norm"(%x, %w, %b) {axis = 1 : i64, epsilon = 1.0e-05 : f64, library = false} : (tensor<3x4x5xf32>, tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<3x4x5xf32>
   return %0 : tensor<3x4x5xf32>
 }
 
@@ -107,4 +107,46 @@ func.func @batch_norm_nhwc(%x: tensor<2x4x4x3xf32>, %s: tensor<3xf32>, %o: tenso
 func.func @negative_linalg_softmax(%x: tensor<4xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
   %0 = linalg.softmax dimension(0) ins(%x : tensor<4xf32>) outs(%init : tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+/// With `library`, a layer_norm is one call of the plugin's mlc_layer_norm in a dispatch
+/// region of one workgroup: the input as rows [R, N] of the normalized dimensions,
+/// weight and bias as vectors [N], the result's rows made in the region; the scalars are
+/// R, N and epsilon's f32 bits (1e-5: 0x3727C5AC). The result is reshaped back.
+
+// CHECK-LABEL: func.func @layer_norm_on_library
+// CHECK-SAME:    (%[[X:.*]]: tensor<2x5x8xf32>, %[[W:.*]]: tensor<8xf32>, %[[B:.*]]: tensor<8xf32>)
+// CHECK:       %[[ROWS:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<2x5x8xf32> into tensor<10x8xf32>
+// CHECK:       %[[REGION:.*]] = "flow.dispatch.region"
+// CHECK:         %[[OUT:.*]] = tensor.empty() : tensor<10x8xf32>
+// CHECK-DAG:     %[[R:.*]] = arith.constant 10 : index
+// CHECK-DAG:     %[[N:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[EPS:.*]] = arith.constant 925353388 : index
+// CHECK:         %[[CALL:.*]] = "iree_codegen.ukernel.generic"(%[[ROWS]], %[[W]], %[[B]], %[[OUT]], %[[R]], %[[N]], %[[EPS]])
+// CHECK-SAME:      u_kernel_fn_name = "mlc_layer_norm"
+// CHECK:         "flow.return"(%[[CALL]])
+// CHECK:       %[[BACK:.*]] = tensor.expand_shape %[[REGION]] {{\[}}[0, 1], [2]] output_shape [2, 5, 8] : tensor<10x8xf32> into tensor<2x5x8xf32>
+// CHECK:       return %[[BACK]]
+func.func @layer_norm_on_library(%x: tensor<2x5x8xf32>, %w: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x5x8xf32> {
+  %0 = "mlc.layer_norm"(%x, %w, %b) {axis = -1 : i64, epsilon = 1.0e-5 : f64, library = true} : (tensor<2x5x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x5x8xf32>
+  return %0 : tensor<2x5x8xf32>
+}
+
+// -----
+
+/// Over several trailing dimensions, they make the rows' N (40), and weight and bias
+/// are collapsed to vectors; epsilon 1e-3 is 0x3A83126F.
+
+// CHECK-LABEL: func.func @layer_norm_on_library_trailing
+// CHECK-DAG:   tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : tensor<2x5x8xf32> into tensor<2x40xf32>
+// CHECK-DAG:   tensor.collapse_shape %{{.*}} {{\[}}[0, 1]] : tensor<5x8xf32> into tensor<40xf32>
+// CHECK-DAG:   arith.constant 981668463 : index
+// CHECK:       "iree_codegen.ukernel.generic"
+// CHECK-SAME:    u_kernel_fn_name = "mlc_layer_norm"
+// CHECK:       tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [2, 5, 8] : tensor<2x40xf32> into tensor<2x5x8xf32>
+func.func @layer_norm_on_library_trailing(%x: tensor<2x5x8xf32>, %w: tensor<5x8xf32>, %b: tensor<5x8xf32>) -> tensor<2x5x8xf32> {
+  %0 = "mlc.layer_norm"(%x, %w, %b) {axis = 1 : i64, epsilon = 1.0e-3 : f64, library = true} : (tensor<2x5x8xf32>, tensor<5x8xf32>, tensor<5x8xf32>) -> tensor<2x5x8xf32>
+  return %0 : tensor<2x5x8xf32>
 }

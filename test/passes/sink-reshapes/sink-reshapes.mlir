@@ -23,7 +23,7 @@ func.func @linear_gelu_residual_norm_linear(%x: tensor<1x4x8xf32>, %w: tensor<8x
   %biased = "mlc.add"(%y, %b) : (tensor<1x4x8xf32>, tensor<8xf32>) -> tensor<1x4x8xf32>
   %g = "mlc.gelu"(%biased) {approximate = "none"} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
   %sum = "mlc.add"(%g, %x) : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
-  %n = "mlc.layer_norm"(%sum, %b, %b) {axis = 2 : i64, epsilon = 1.0e-05 : f64} : (tensor<1x4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x4x8xf32>
+  %n = "mlc.layer_norm"(%sum, %b, %b) {axis = 2 : i64, epsilon = 1.0e-05 : f64, library = false} : (tensor<1x4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x4x8xf32>
   %flat2 = "mlc.reshape"(%n) : (tensor<1x4x8xf32>) -> tensor<4x8xf32>
   %mm2 = "mlc.matmul"(%flat2, %w) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   %out = "mlc.reshape"(%mm2) : (tensor<4x8xf32>) -> tensor<1x4x8xf32>
