@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "vector_math.h"
+
 typedef struct {
   const float* x;
   size_t x_offset, x_stride;
@@ -34,14 +36,6 @@ enum {
   LAYER_NORM_PART_ELEMENTS = 16384,  /* the least work worth a part of its own (a helper's hand-off) */
 };
 
-/* 16 floats, which GCC's vector extension compiles to one AVX-512 register, two AVX2
- * registers or four SSE ones, as each clone's instruction set has them. (GCC leaves a
- * loop of 16 scalar lanes unvectorized here: no reassociation of the sums.) */
-typedef float float_x16 __attribute__((vector_size(64)));
-
-/* Macros, not functions: a helper compiled for the default target is not inlined into
- * a clone for another, and would pass its vectors through memory. */
-#define LOAD16(v, p) memcpy(&(v), (p), sizeof(v))
 #define SUM16(v, s) \
   for (int l = 0; l < 16; ++l) (s) += (v)[l]
 

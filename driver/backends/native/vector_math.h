@@ -16,7 +16,6 @@ static inline float exp_nonpositive(float x) {
   const float n = __builtin_rintf(x * 1.44269504088896341f);
   const float r = x - n * 0.693359375f + n * 2.12194440e-4f;
   float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
   p = p * r + 8.3334519073e-3f;
   p = p * r + 4.1665795894e-2f;
   p = p * r + 1.6666665459e-1f;
@@ -49,4 +48,37 @@ static inline float tanh_approx(float x) {
   return x < 0.0f ? -y : y;
 }
 
+/* 16 floats (and 16 int32), which GCC's vector extension compiles to one AVX-512
+ * register, two AVX2 registers or four SSE ones, as each target clone's instruction set
+ * has them. Loops whose lanes GCC does not vectorize on its own use them: a sum or a
+ * max over a row (GCC may not reassociate them), and exp over a row of scores. */
+typedef float float_x16 __attribute__((vector_size(64)));
+/* Functions of these vectors are always inlined into their caller's clone, so GCC's note
+ * that a 64-byte vector passed without AVX-512 changes the ABI never applies. */
+#pragma GCC diagnostic ignored "-Wpsabi"
+typedef int32_t int_x16 __attribute__((vector_size(64)));
+
+#define LOAD16(v, p) memcpy(&(v), (p), sizeof(v))
+#define STORE16(p, v) memcpy((p), &(v), sizeof(v))
+/* Lanes of a where mask (a comparison's -1), else of b. */
+#define SELECT16(mask, a, b) ((float_x16)((((int_x16)(a)) & (mask)) | (((int_x16)(b)) & ~(mask))))
+
+/* exp_nonpositive of each lane, with the same arithmetic: rint as x + 1.5 * 2^23 - 1.5 *
+ * 2^23, which rounds alike (to even) where |x * log2(e)| < 2^22, and here it is below 127. */
+static inline __attribute__((always_inline)) float_x16 exp_nonpositive_x16(float_x16 x) {
+  const float_x16 lowest = (float_x16){0} - 87.33654f;
+  const int_x16 below = x < lowest;
+  x = SELECT16(below, lowest, x);
+  const float_x16 n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+  const float_x16 r = x - n * 0.693359375f + n * 2.12194440e-4f;
+  float_x16 p = r * 1.9875691500e-4f + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  const int_x16 bits = (__builtin_convertvector(n, int_x16) + 127) << 23;
+  const float_x16 e = p * (float_x16)bits;
+  return (float_x16)((int_x16)e & ~below);
+}
 #endif  // MLC_VECTOR_MATH_H_
