@@ -317,7 +317,8 @@ def dispatch_kinds(counted: dict, report: Report) -> dict:
     attention = report.pass_statistic("mlc-form-attention", "attentions formed")  # on the library
     layer_norms = report.pass_statistic("mlc-library-layer-norms", "layer norms on the library")
     regions = (report.pass_statistic("mlc-form-dispatch-regions", "dispatch regions")
-               - report.pass_statistic("mlc-library-matmuls", "regions left empty"))
+               - report.pass_statistic("mlc-library-matmuls", "regions left empty")
+               - report.pass_statistic("mlc-attention-output-views", "transposes written by the attention"))
     return {"mlc dispatch regions": regions, "library matmuls": library, "library attention": attention,
             "library layer norms": layer_norms,
             "formed by IREE": counted["regions"] - regions - library - attention - layer_norms,

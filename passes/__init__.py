@@ -5,6 +5,7 @@
 # registry's tables are full before anyone (a pass, graph.folds_to_constant) asks, and
 # the registry needs to import no pass: asking it makes no import circle.
 from . import (  # noqa: F401
+    attention_output_views,
     attention_views,
     bufferize,
     conv_tiles,

@@ -17,7 +17,9 @@ from ..passes.registry import Pass
 
 LOWERING = ["mlc-lower-to-linalg", "canonicalize", "cse"]
 # Fusion groups survive lowering and become IREE dispatch regions.
-LOWERING_WITH_FUSION = ["mlc-lower-to-linalg{keep-fusion-groups=true}", "mlc-form-dispatch-regions", "canonicalize", "cse"]
+# An attention on mlc's plugin then writes its rows where a transpose after it puts them.
+LOWERING_WITH_FUSION = ["mlc-lower-to-linalg{keep-fusion-groups=true}", "mlc-form-dispatch-regions",
+                        "mlc-attention-output-views", "canonicalize", "cse"]
 # For IREE, last: where IREE forms the dispatches, its code for a reduction read through
 # two maps in one dispatch is wrong (passes/guard_reduction_rereads.py), and a one-element
 # slice reshaped past its source's rank fails to compile (passes/guard_unit_slices.py).

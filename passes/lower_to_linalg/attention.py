@@ -5,7 +5,9 @@ once for all heads (the product of the batch dimensions), with query, key, value
 mask as vectors of their elements, the strides that read them (dense operands, or the
 op's `views`: mlc-attention-views), and the result's rows; the plugin shares the heads
 among its own threads and computes each head's scores with MKL, adds the mask, takes the softmax of each row and multiplies by the value, while
-the scores sit in cache (driver/backends/native/mlc_attention.h).
+the scores sit in cache (driver/backends/native/mlc_attention.h). The result's rows are
+written dense; mlc-attention-output-views may then move them where a transpose after
+the op wanted them.
 
 Without `library` (an mlc.attention written by hand, or for a target without the
 plugin), the op becomes its steps, lowered as mlc lowers each: a batched matmul by the
@@ -38,11 +40,15 @@ def _has_mask(mask: ir.Value) -> bool:
 
 
 def _operand_views(op) -> list[int]:
-    """VIEW_FIELDS of the query, key and value: the op's `views`, or those of dense operands."""
+    """VIEW_FIELDS of the query, key and value: the op's `views`, or those of dense
+    operands; then of the output, dense [heads, M, Dv] (mlc-attention-output-views may
+    set another after the lowering)."""
     views = i64_array(op, "views")
+    batch, m, _, _, dv = op.sizes()
+    output = dense_view([math.prod(batch), m, dv])
     if views:
-        return views[2:]
-    return [field for operand in (op.query, op.key, op.value) for field in dense_view(list(operand.type.shape))]
+        return [*views[2:], *output]
+    return [field for operand in (op.query, op.key, op.value) for field in dense_view(list(operand.type.shape))] + output
 
 
 def _on_library(op) -> ir.Value:

@@ -185,3 +185,30 @@ def test_query_key_and_value_are_read_where_the_projection_left_them():
     assert formed(compiled) == 1
     assert compiled.report.pass_statistic("mlc-attention-views", "operands read in place") == 3
     assert "mlc.slice" not in compiled.ir("mlc")
+
+
+class GatheredHeads(torch.nn.Module):
+    """A fused projection cut into heads, attention, and the heads gathered back into
+    rows ([batch, heads, tokens, dim] to [batch, tokens, heads * dim]) for the output
+    projection, as BERT and GPT-2 do."""
+
+    def __init__(self, width=64, heads=4):
+        super().__init__()
+        self.heads = heads
+        self.qkv, self.out = torch.nn.Linear(width, 3 * width), torch.nn.Linear(width, width)
+
+    def forward(self, x):
+        batch, tokens, width = x.shape
+        q, k, v = self.qkv(x).view(batch, tokens, 3, self.heads, width // self.heads).permute(2, 0, 3, 1, 4)
+        attended = F.scaled_dot_product_attention(q, k, v)
+        return self.out(attended.transpose(1, 2).reshape(batch, tokens, width))
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_heads_gathered_back_into_rows_are_written_there(batch):
+    """The transpose after the attention is no dispatch: the plugin writes each head's
+    rows where it would have put them (mlc-attention-output-views)."""
+    torch.manual_seed(5)
+    compiled = compile_and_compare(GatheredHeads(), torch.randn(batch, 37, 64), target_options={"matmul-library": True})
+    assert compiled.report.pass_statistic("mlc-attention-output-views", "transposes written by the attention") == 1
+    assert compiled.report["dispatches by kind"]["mlc dispatch regions"] == 0

@@ -22,7 +22,7 @@ def levels():
     # CHECK: O1: constant folding and simplification, then lowering
     # CHECK: O2: O1 plus BatchNorm folding, NHWC layout and fusion into IREE dispatches
     print(pipelines.describe())
-    # CHECK: ['mlc-fold-batchnorm', 'mlc-fold-constants', 'mlc-matvec-to-reduction', 'mlc-convert-layout', 'mlc-conv-to-matmul', 'mlc-fold-constants', 'mlc-form-update-slice', 'mlc-move-row-transposes', 'mlc-sink-reshapes', 'mlc-simplify', 'mlc-form-gelu', 'cse', 'mlc-fuse', 'mlc-lower-to-linalg', 'mlc-form-dispatch-regions', 'canonicalize', 'cse', 'mlc-guard-reduction-rereads', 'mlc-guard-unit-slices']
+    # CHECK: ['mlc-fold-batchnorm', 'mlc-fold-constants', 'mlc-matvec-to-reduction', 'mlc-convert-layout', 'mlc-conv-to-matmul', 'mlc-fold-constants', 'mlc-form-update-slice', 'mlc-move-row-transposes', 'mlc-sink-reshapes', 'mlc-simplify', 'mlc-form-gelu', 'cse', 'mlc-fuse', 'mlc-lower-to-linalg', 'mlc-form-dispatch-regions', 'mlc-attention-output-views', 'canonicalize', 'cse', 'mlc-guard-reduction-rereads', 'mlc-guard-unit-slices']
     print(pipelines.get("O2").names())
 
 

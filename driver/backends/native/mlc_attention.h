@@ -35,14 +35,16 @@ typedef struct {
   size_t out_offset, out_stride;
   size_t heads, m, n, d, dv;
   size_t mask_heads, mask_outer_stride, mask_head_stride, mask_row_stride, mask_column_stride;
-  mlc_attention_view_t views[3]; /* query, key, value */
+  mlc_attention_view_t views[4]; /* query, key, value, output */
   size_t scale_bits, flags;
 } mlc_attention_params_t;
 
 /* Where head h's row i of an operand starts: offset + (h / heads) * outer_stride +
  * (h % heads) * head_stride + i * row_stride; its elements are one apart (a dense
  * operand, or a view of the tensor that a slice, transpose or reshape of it made:
- * passes/attention_views.py). */
+ * passes/attention_views.py). The output's view says where a head's rows are written:
+ * dense, or where the transpose after the attention would have moved them
+ * (passes/attention_output_views.py). */
 static const float* view_rows(const float* base, size_t offset, const mlc_attention_view_t* view, size_t head) {
   return base + offset + view->offset + (head / view->heads) * view->outer_stride +
          (head % view->heads) * view->head_stride;
@@ -117,7 +119,8 @@ static int attention_head(const mlc_attention_params_t* p, size_t head) {
   float scale;
   const uint32_t scale_bits = (uint32_t)p->scale_bits;
   memcpy(&scale, &scale_bits, sizeof scale);
-  float* out = p->out + p->out_offset + head * m * p->out_stride;
+  float* out = (float*)view_rows(p->out, p->out_offset, &p->views[3], head);
+  const size_t out_stride = p->views[3].row_stride;
   if (m == 0 || p->dv == 0) return 0;
   float* scores = attention_scores(m * n);
   if (!scores) return 1;
@@ -142,11 +145,11 @@ static int attention_head(const mlc_attention_params_t* p, size_t head) {
     }
   }
   if (n == 0) {  /* softmax over no keys: an empty sum, and torch gives zeros */
-    for (size_t i = 0; i < m; ++i) memset(out + i * p->out_stride, 0, p->dv * sizeof(float));
+    for (size_t i = 0; i < m; ++i) memset(out + i * out_stride, 0, p->dv * sizeof(float));
     return 0;
   }
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (MKL_INT)m, (MKL_INT)p->dv, (MKL_INT)n, 1.0f, scores,
-              (MKL_INT)n, v, (MKL_INT)p->views[2].row_stride, 0.0f, out, (MKL_INT)p->out_stride);
+              (MKL_INT)n, v, (MKL_INT)p->views[2].row_stride, 0.0f, out, (MKL_INT)out_stride);
   return 0;
 }
 

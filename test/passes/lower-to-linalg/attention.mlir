@@ -4,10 +4,11 @@
 /// calls the plugin's mlc_attention once for all heads (the product of the batch
 /// dimensions) on query, key, value and mask as vectors of their elements, and all
 /// rows of the result (created in the region); the plugin shares the heads among its
-/// own threads. The 27 index scalars are the number of heads, M, N, D, Dv, the mask's
+/// own threads. The 32 index scalars are the number of heads, M, N, D, Dv, the mask's
 /// strides (heads per outer index, outer, head, row, column), the views of query, key
 /// and value (offset, heads per outer index, outer, head and row strides: dense
-/// operands here; mlc-attention-views sets others), the scale's f32 bits and the flags
+/// operands here; mlc-attention-views sets others), the output's view (dense [heads,
+/// M, Dv]; mlc-attention-output-views sets others), the scale's f32 bits and the flags
 /// (1: a mask, 2: zero fully masked rows). Without `library` the op becomes its steps:
 /// batched matmuls around the scale, the mask and a softmax.
 
@@ -46,9 +47,9 @@
 // CHECK:         %[[SCALE:.*]] = arith.constant 1040187392 : index
 // CHECK-NEXT:    %[[FLAGS:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[CALL:.*]] = "iree_codegen.ukernel.generic"(%[[Q1]], %[[K1]], %[[V1]], %[[M1]], %[[DEST]], %[[HEADS]], %[[M]], %[[N]], %[[D]], %[[DV]], %[[INNER]], %[[OUTER_STRIDE]], %[[HEAD_STRIDE]], %[[ROW_STRIDE]], %[[COLUMN_STRIDE]], %[[Q_OFFSET]], %[[Q_HEADS]], %[[Q_OUTER]], %[[Q_HEAD]], %[[Q_ROW]], {{.*}}, %[[SCALE]], %[[FLAGS]])
-// CHECK-SAME:      operandSegmentSizes = array<i32: 4, 1, 27>
+// CHECK-SAME:      operandSegmentSizes = array<i32: 4, 1, 32>
 // CHECK-SAME:      u_kernel_fn_name = "mlc_attention"
-// CHECK-SAME:      : (tensor<768xf32>, tensor<960xf32>, tensor<1920xf32>, tensor<160xf32>, tensor<48x32xf32>, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index) -> tensor<48x32xf32>
+// CHECK-SAME:      : (tensor<768xf32>, tensor<960xf32>, tensor<1920xf32>, tensor<160xf32>, tensor<48x32xf32>, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index) -> tensor<48x32xf32>
 // CHECK-NEXT:    "flow.return"(%[[CALL]]) : (tensor<48x32xf32>) -> ()
 // CHECK-NEXT:  }, {
 // CHECK-NEXT:  ^bb0(%[[WORKLOAD:.*]]: index):
@@ -85,7 +86,7 @@ func.func @on_library(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x10x16xf32>, %v: t
 // CHECK:         %[[SCALE:.*]] = arith.constant 1065353216 : index
 // CHECK-NEXT:    %[[FLAGS:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    "iree_codegen.ukernel.generic"(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE_ZERO]], %[[DEST]], %[[HEADS]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[INNER]], %[[OUTER_STRIDE]], %[[HEAD_STRIDE]], %[[ROW_STRIDE]], %[[COLUMN_STRIDE]], {{.*}}, %[[SCALE]], %[[FLAGS]])
-// CHECK-SAME:      operandSegmentSizes = array<i32: 4, 1, 27>
+// CHECK-SAME:      operandSegmentSizes = array<i32: 4, 1, 32>
 // CHECK-SAME:      u_kernel_fn_name = "mlc_attention"
 // CHECK-SAME:      : (tensor<512xf32>, tensor<640xf32>, tensor<1280xf32>, tensor<1xf32>, tensor<32x32xf32>,
 // CHECK-SAME:      -> tensor<32x32xf32>
