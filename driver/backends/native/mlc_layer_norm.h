@@ -41,8 +41,8 @@ enum {
 
 /* Four vectors of partial sums, so that each add waits on the one four before it (an
  * add's latency is four cycles): TERM(x) of each vector x of the chunk, then of its
- * elements left over, into `chunk`. */
-#define SUM_CHUNK(row, start, end, TERM, SCALAR_TERM)                          \
+ * elements left over (TERM of a float), into `chunk`. */
+#define SUM_CHUNK(row, start, end, TERM)                                       \
   do {                                                                         \
     float_x16 lanes[4] = {{0}, {0}, {0}, {0}};                                 \
     size_t j = (start);                                                        \
@@ -57,7 +57,7 @@ enum {
       LOAD16(x, (row) + j);                                                    \
       lanes[0] += TERM(x);                                                     \
     }                                                                          \
-    for (; j < (end); ++j) chunk += SCALAR_TERM((row)[j]);                     \
+    for (; j < (end); ++j) chunk += TERM((row)[j]);                            \
     lanes[0] += lanes[1] + lanes[2] + lanes[3];                                \
     SUM16(lanes[0], chunk);                                                    \
   } while (0)
@@ -70,7 +70,7 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) static double row_t
     const size_t end = start + ROW_CHUNK < n ? start + ROW_CHUNK : n;
     float chunk = 0.0f;
 #define IDENTITY(x) (x)
-    SUM_CHUNK(row, start, end, IDENTITY, IDENTITY);
+    SUM_CHUNK(row, start, end, IDENTITY);
 #undef IDENTITY
     total += chunk;
   }
@@ -85,7 +85,7 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) static double row_s
     const size_t end = start + ROW_CHUNK < n ? start + ROW_CHUNK : n;
     float chunk = 0.0f;
 #define SQUARED_DEVIATION(x) (((x) - mean) * ((x) - mean))
-    SUM_CHUNK(row, start, end, SQUARED_DEVIATION, SQUARED_DEVIATION);
+    SUM_CHUNK(row, start, end, SQUARED_DEVIATION);
 #undef SQUARED_DEVIATION
     total += chunk;
   }
