@@ -11,6 +11,12 @@ contiguous rows takes 13. The row by the value cache (no transpose) stays a matm
 sum down the cache's columns measured 42 us, against 21 for packing plus matmul. A
 weight (a constant right operand) is left alone: it is packed once at compile time, or
 runs on the matmul library. Floats only; the products are summed in another order.
+
+Where attention runs whole on mlc's plugin, the pipeline runs this pass after
+`mlc-form-attention` (pipelines/levels.py): there the step's scores are an attention's,
+and the plugin computes them, the softmax and the product by the value cache in one
+call (int8 at a capacity of 128, interleaved in one process, 2-core Xeon: GPT-2 10.7 ->
+9.8 ms per token, Llama 10.1 -> 8.8, with the grouped heads read in place).
 """
 
 from torch_mlir import ir

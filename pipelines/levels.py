@@ -91,7 +91,7 @@ class Pipeline:
         (`whole_quantized_matrices`); `mlc-form-attention{library}`,
         `mlc-move-row-transposes{into-attention}`, `mlc-attention-views` and
         `mlc-library-layer-norms` before the fusion where attention and LayerNorm run on
-        mlc's matmul plugin (`library_ops`);
+        mlc's matmul plugin (`library_ops`), and `mlc-matvec-to-reduction` after them;
         `mlc-conv-to-matmul` with the target's `max-pixels` where it has its own
         (`conv_matmul_pixels`), unless the pipeline set one."""
         passes = list(self.passes)
@@ -103,9 +103,13 @@ class Pipeline:
             whole = "whole-rows=true" + " whole-matrices=true" * getattr(target, "whole_quantized_matrices", False)
             passes = [f"mlc-quantize-int8{{{whole}}}" if e == "mlc-quantize-int8" else e for e in passes]
         if target is not None and getattr(target, "library_ops", False) and "mlc-fuse" in passes:
+            # A decode step's attention multiplies one query row by the key cache: as a
+            # matvec it would already be a sum (mlc-matvec-to-reduction), and no attention.
+            later = [e for e in passes if _element_name(e) == "mlc-matvec-to-reduction"]
+            passes = [e for e in passes if _element_name(e) != "mlc-matvec-to-reduction"]
             at = passes.index("mlc-fuse")
             passes[at:at] = ["mlc-form-attention{library=true}", "mlc-move-row-transposes{into-attention=true}",
-                             "mlc-attention-views", "mlc-library-layer-norms"]
+                             "mlc-attention-views", "mlc-library-layer-norms", *later]
         runs_alone, left_outside = (target.runs_alone, target.left_outside) if target is not None else ((), ())
         left_outside = tuple(dict.fromkeys(left_outside + self.left_outside))
         options = [f"isolate={','.join(runs_alone)}"] * bool(runs_alone) + [f"outside={','.join(left_outside)}"] * bool(left_outside)

@@ -1,6 +1,8 @@
 """mlc.generator: greedy generation with a static key/value cache, the prefill and the
 decode step compiled by mlc, against transformers' own `model.generate`."""
 
+import re
+
 import language_models  # examples/language_models.py, on the path through conftest.py
 import pytest
 import torch
@@ -34,10 +36,19 @@ def test_greedy_tokens_equal_model_generate(name):
 
 
 @pytest.mark.iree
-def test_decode_step_writes_the_cache_at_the_position():
-    """One decode step against eager's, and the cache rows it writes: only the position's."""
-    model = language_models.build("gpt2-tiny")
+@pytest.mark.parametrize("name", ["gpt2-tiny", "llama-tiny"])
+def test_decode_step_writes_the_cache_at_the_position(name):
+    """One decode step against eager's, and the cache rows it writes: only the position's.
+    Where attention runs on mlc's plugin, the step's does too: one query row by the key
+    cache is no matvec there (mlc-matvec-to-reduction runs after mlc-form-attention), and
+    Llama's grouped keys and values are read from the cache, not repeated per head."""
+    model = language_models.build(name)
     generator = mlc.generator(model, max_cache_len=16)
+    if matmul_library.available()[0]:
+        cache = "x".join(map(str, cache_shape(model.config, 16)))
+        key_and_value_from_cache = rf'"mlc.attention".* : \(tensor<\w+>, tensor<{cache}xf32>, tensor<{cache}xf32>'
+        found = re.findall(key_and_value_from_cache, generator.compiled(1).ir("mlc"))
+        assert len(found) == model.config.num_hidden_layers
     caches = [torch.randn(cache_shape(model.config, 16)) for _ in range(4)]
     token, position = torch.tensor([[5]]), torch.tensor(9)
     logits, *written = generator.compiled(1)(token, position, *caches)

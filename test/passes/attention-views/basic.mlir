@@ -9,6 +9,7 @@
 // STATS: 'mlc-attention-views'
 // STATS-NEXT: (3) operands read in place
 // STATS: (5) operands read in place
+// STATS: (8) operands read in place
 
 /// nn.MultiheadAttention's (seq-first, batch 2, 4 heads of 8): the projection [16, 96]
 /// is [tokens 8 x batch 2, q k v x 4 heads x 8]. Head (b, h) of q: offset 0, 4 heads
@@ -54,6 +55,44 @@ func.func @heads_moved_to_the_front(%q4: tensor<1x8x2x16xf32>, %k4: tensor<1x8x2
   %k = "mlc.reshape"(%kt) : (tensor<1x2x8x16xf32>) -> tensor<2x8x16xf32>
   %o = "mlc.attention"(%q, %k, %v, %none) {library = true, scale = 1.0 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<f32>) -> tensor<2x8x16xf32>
   return %o, %kt : tensor<2x8x16xf32>, tensor<1x2x8x16xf32>
+}
+
+// -----
+
+/// Grouped-query attention at a decode step (Llama's repeat_kv): 4 query heads, 2 for
+/// keys and values, each repeated for its group of 2 by a broadcast. The cache [1, 2, 16, 8]
+/// is read in place: 2 heads per outer index at stride 0, outer stride 16 x 8.
+
+// CHECK-LABEL: func.func @grouped_query_heads
+// CHECK-SAME:    (%[[Q:.*]]: tensor<1x4x1x8xf32>, %[[K:.*]]: tensor<1x2x16x8xf32>, %[[V:.*]]: tensor<1x2x16x8xf32>
+// CHECK-NOT:   mlc.broadcast
+// CHECK:       "mlc.attention"(%[[Q]], %[[K]], %[[V]], %{{.*}}) {library = true, scale = 1.000000e+00 : f64, views = array<i64: 16, 8, 0, 1, 8, 0, 8, 0, 2, 128, 0, 8, 0, 2, 128, 0, 8>, zero_masked_rows = false}
+func.func @grouped_query_heads(%q4: tensor<1x4x1x8xf32>, %k4: tensor<1x2x16x8xf32>, %v4: tensor<1x2x16x8xf32>, %none: tensor<f32>) -> tensor<4x1x8xf32> {
+  %k5 = "mlc.reshape"(%k4) : (tensor<1x2x16x8xf32>) -> tensor<1x2x1x16x8xf32>
+  %v5 = "mlc.reshape"(%v4) : (tensor<1x2x16x8xf32>) -> tensor<1x2x1x16x8xf32>
+  %kb = "mlc.broadcast"(%k5) : (tensor<1x2x1x16x8xf32>) -> tensor<1x2x2x16x8xf32>
+  %vb = "mlc.broadcast"(%v5) : (tensor<1x2x1x16x8xf32>) -> tensor<1x2x2x16x8xf32>
+  %q = "mlc.reshape"(%q4) : (tensor<1x4x1x8xf32>) -> tensor<4x1x8xf32>
+  %k = "mlc.reshape"(%kb) : (tensor<1x2x2x16x8xf32>) -> tensor<4x16x8xf32>
+  %v = "mlc.reshape"(%vb) : (tensor<1x2x2x16x8xf32>) -> tensor<4x16x8xf32>
+  %o = "mlc.attention"(%q, %k, %v, %none) {library = true, scale = 1.0 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<4x1x8xf32>, tensor<4x16x8xf32>, tensor<4x16x8xf32>, tensor<f32>) -> tensor<4x1x8xf32>
+  return %o : tensor<4x1x8xf32>
+}
+
+// -----
+
+/// A broadcast that repeats a key's rows or columns is no view the plugin reads (a row
+/// stride of 0; columns not one apart): it stays, and so does the key's copy.
+
+// CHECK-LABEL: func.func @broadcast_rows_stay
+// CHECK:       %[[KB:.*]] = "mlc.broadcast"
+// CHECK:       %[[K:.*]] = "mlc.reshape"(%[[KB]])
+// CHECK:       "mlc.attention"(%{{.*}}, %[[K]], %{{.*}}, %{{.*}}) {library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false}
+func.func @broadcast_rows_stay(%q: tensor<2x1x8xf32>, %k1: tensor<2x1x8xf32>, %v: tensor<2x16x8xf32>, %none: tensor<f32>) -> tensor<2x1x8xf32> {
+  %kb = "mlc.broadcast"(%k1) : (tensor<2x1x8xf32>) -> tensor<2x16x8xf32>
+  %k = "mlc.reshape"(%kb) : (tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  %o = "mlc.attention"(%q, %k, %v, %none) {library = true, scale = 1.0 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x1x8xf32>, tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<f32>) -> tensor<2x1x8xf32>
+  return %o : tensor<2x1x8xf32>
 }
 
 // -----
