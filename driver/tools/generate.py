@@ -18,6 +18,7 @@ import dataclasses
 import inspect
 import time
 
+import numpy as np
 import torch
 
 from ...errors import UserError
@@ -60,6 +61,13 @@ class CacheStep(torch.nn.Module):
         """transformers' `logits_to_keep=1`, where the model takes it: the LM head then
         multiplies the last row only (Llama's prompt of 32: 31 ms of a 170 ms prefill)."""
         return {"logits_to_keep": 1} if "logits_to_keep" in inspect.signature(self.model.forward).parameters else {}
+
+
+def greedy(logits: torch.Tensor) -> torch.Tensor:
+    """The next token [1, 1] of one row of logits [1, vocabulary]: its first largest, or
+    its first NaN (torch's argmax, which numpy's gives). torch's took 0.12 ms of GPT-2's
+    50257 logits, numpy's 0.02, of a decode step of 6 ms."""
+    return torch.tensor([[int(np.argmax(logits[0].float().numpy()))]])
 
 
 @dataclasses.dataclass
@@ -111,11 +119,11 @@ class Generator:
         prefill, decode = self.compiled(prompt.shape[1]), self.compiled(1)
         start = time.perf_counter()
         logits, *caches = self._step(prefill, prompt, torch.tensor(0), *self.empty_cache())
-        tokens = [logits.argmax(-1, keepdim=True)]
+        tokens = [greedy(logits)]
         first = time.perf_counter()
         for position in range(prompt.shape[1], prompt.shape[1] + max_new_tokens - 1):
             logits, *caches = self._step(decode, tokens[-1], torch.tensor(position), *caches)
-            tokens.append(logits.argmax(-1, keepdim=True))
+            tokens.append(greedy(logits))
         end = time.perf_counter()
         self.timings = Timings(first_token=first - start, per_token=(end - first) / max(1, max_new_tokens - 1),
                                tokens=max_new_tokens)

@@ -10,7 +10,7 @@ from test_precision import BUDGETS, relative_error
 
 import mlc
 from mlc.driver.backends import matmul_library
-from mlc.driver.tools.generate import cache_shape
+from mlc.driver.tools.generate import cache_shape, greedy
 
 PROMPT = 8
 NEW_TOKENS = 32
@@ -101,6 +101,15 @@ def test_narrow_precisions_stay_within_their_budget(precision):
     tokens = generator.generate(prompt, NEW_TOKENS)
     assert tokens[0, PROMPT] == language_models.eager_generate(model, prompt, 1)[0, PROMPT]
     assert generator.compiled(1).report["precision"] == precision
+
+
+@pytest.mark.parametrize("row", [[0.5, 2.0, -1.0, 2.0], [1.0, float("nan"), 3.0, float("nan")],
+                                 [float("-inf")] * 3, [1.0, float("inf"), float("inf")]])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_the_next_token_is_torch_argmax(row, dtype):
+    """greedy picks as torch's argmax does: the first of equal largest logits, the first NaN."""
+    logits = torch.tensor([row], dtype=dtype)
+    assert greedy(logits).tolist() == logits.argmax(-1, keepdim=True).tolist()
 
 
 def test_user_errors_are_clear():
