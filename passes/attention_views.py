@@ -7,14 +7,15 @@ heads, dim] to [heads, tokens, dim], reshapes between. Each is a copy of its own
 dispatch: seven per layer of `nn.MultiheadAttention` (ViT-B/16: 0.55 ms of each layer),
 three for BERT's. With grouped-query attention, a broadcast repeats each key/value head
 for its group of query heads: Llama's decode step copied both caches of every layer so
-(0.54 ms of a 7 ms step at a capacity of 96, 2-core Xeon). Every one of them is a view: the plugin can read head h's row i at
+(0.54 ms of a 7 ms step at a capacity of 96, 2-core Xeon). Every one of them is a view:
+the plugin can read head h's row i at
 `source + offset + (h / inner) * outer_stride + (h % inner) * head_stride + i * row_stride`,
 its elements one apart (a broadcast head at a head stride of 0).
 
 For each operand of an `mlc.attention` with `library`, this pass walks back through
 `mlc.reshape`, `mlc.transpose`, `mlc.slice` and `mlc.broadcast` (static) to the first
-other value, and computes where the operand's elements lie in it: each dimension as factors of sizes and
-strides, so that heads merged from two unevenly spaced dimensions stay readable. Where
+other value, and computes where the operand's elements lie in it: each dimension as
+factors of sizes and strides, so that heads merged from two unevenly spaced dimensions stay readable. Where
 the elements of a row are contiguous, its rows evenly spaced, and the batch factors fold
 into two runs, the operand becomes that source, and the
 op's `views` records how to read it (`compute_ops.VIEW_FIELDS`); else it stays. The

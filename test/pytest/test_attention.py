@@ -46,6 +46,9 @@ CASES = {
     "causal": (Attention(is_causal=True), qkv(m=21, n=21)),
     # the odd lengths leave a tail after the softmax's vectors of 16
     "197 keys": (Attention(), qkv(batch=1, heads=4, m=197, n=197, d=64, dv=64)),
+    # a decode step's: mlc-matvec-to-reduction, which makes such scores a sum, runs after
+    # mlc-form-attention where the plugin runs attention
+    "one query row": (Attention(), qkv(m=1, n=37)),
 }
 
 
@@ -147,6 +150,16 @@ def test_without_the_plugin_attention_stays_as_its_steps():
     compiled = compile_and_compare(model, *inputs, **OFF)
     assert formed(compiled) == 0
     assert "mlc.attention" not in compiled.ir("mlc")
+
+
+def test_without_the_plugin_one_query_row_scores_are_a_sum():
+    """Off the plugin, mlc-matvec-to-reduction keeps its place before the attention's
+    passes: one query row by the transposed keys is a multiply and a sum, no matmul."""
+    model, inputs = CASES["one query row"]
+    compiled = compile_and_compare(model, *inputs, **OFF)
+    assert formed(compiled) == 0
+    graph = compiled.ir("mlc")
+    assert '"mlc.reduce_sum"' in graph and graph.count('"mlc.matmul"') == 1  # the value's product
 
 
 def test_attention_at_bf16_runs_in_f32_on_the_plugin():
