@@ -106,6 +106,24 @@ static const amx_tile_config_t AMX_TILES = {
 
 AMX_S8_TARGET static void amx_s8_configure(void) { _tile_loadconfig(&AMX_TILES); }
 
+/* B's tiles are fetched AMX_S8_PREFETCH_STEPS steps ahead: a tile load from memory
+ * stalls the products behind it, and the packed weight of a model's matmul is in
+ * memory or far in L3 when its call starts (each matmul's weight once per call). Past
+ * a block's last step the lines are the next 16 columns' first tiles; past the packed
+ * weight's end, nothing (a prefetch never faults). Interleaved in one process, 8 to 12
+ * rounds (Intel Xeon model 207, 2 threads): BERT-base s128 int8 35.3 -> 32.9 ms, ViT-B/16
+ * 51.7 -> 47.8, GPT-2 s128 54.1 -> 49.0 in hours when other tenants held the L3, and
+ * no change (19.3 against 19.2 ms) when BERT's weights stayed there. One step ahead
+ * and four did the same as two. */
+enum { AMX_S8_PREFETCH_STEPS = 2 };
+
+AMX_S8_TARGET static inline void amx_s8_prefetch(const int8_t* tile, size_t b_step) {
+  for (size_t line = 0; line < 16; ++line) {
+    _mm_prefetch((const char*)tile + 64 * line, _MM_HINT_T0);
+    _mm_prefetch((const char*)tile + b_step + 64 * line, _MM_HINT_T0);
+  }
+}
+
 /* C (rows ldc int32 apart) = A B for 32 rows of A from `a` and the 32 columns whose tiles
  * start at `b` (the second 16's `b_step` bytes on), over `steps` steps of 64 k. Tiles are
  * not renamed: a load waits for the products that read its tile before. Each load comes
@@ -119,6 +137,7 @@ AMX_S8_TARGET static void amx_s8_block(const int8_t* a, size_t lda, const int8_t
   _tile_zero(2);
   _tile_zero(3);
   for (size_t s = 0; s < steps; ++s) {
+    amx_s8_prefetch(b + (s + AMX_S8_PREFETCH_STEPS) * AMX_S8_TILE_BYTES, b_step);
     _tile_loadd(4, a + s * AMX_S8_DEPTH, lda);
     _tile_loadd(6, b + s * AMX_S8_TILE_BYTES, 64);
     _tile_dpbssd(0, 4, 6);
