@@ -4,8 +4,9 @@
     .venv/bin/python test/fuzz/run.py --minutes 30 --seed 7     # for half an hour, from seed 7
     .venv/bin/python test/fuzz/run.py --graphs 50 --also vulkan-spirv,mlir-cpu
 
-Each program is compiled with mlc's own conversions at -O0 and -O2 on llvm-cpu, and
-about one in `--sample-every` (chosen by its text) also for the `--also` targets. Hypothesis draws the
+Each program is compiled with mlc's own conversions at -O0 and -O2 on llvm-cpu, one
+with a matmul also at -O2 with every matmul on mlc's plugin (`--matmul-library on`, where
+the plugin builds; `--no-library` leaves it out), and about one in `--sample-every` (chosen by its text) also for the `--also` targets. Hypothesis draws the
 programs in batches, each batch from its own seed (`--seed` + batch number, so a run is
 repeatable). A failure ends its batch: it is reduced to the lines that still fail the
 same way (reduce.py), its reproducer goes to `--out` (default build/fuzz) and the next
@@ -39,8 +40,10 @@ BATCH = 25
 class Campaign:
     """The run's state: programs tried, findings, and where reproducers go."""
 
-    def __init__(self, out: Path, also: list[str], every: int, max_ops: int, log, first_seed: int = 0):
+    def __init__(self, out: Path, also: list[str], every: int, max_ops: int, log, first_seed: int = 0,
+                 library: bool = False):
         self.out, self.also, self.every, self.max_ops, self.log = out, also, every, max_ops, log
+        self.library = library
         self.current = out / f"current-{first_seed}.py"  # the program being compiled
         self.batch_seed = first_seed
         self.tried = 0
@@ -52,7 +55,7 @@ class Campaign:
         self.tried += 1
         self.ops.update(program.ops)
         self.out.mkdir(parents=True, exist_ok=True)
-        for configuration in configurations(program.source(), self.also, self.every):
+        for configuration in configurations(program.source(), self.also, self.every, self.library):
             self.current.write_text(f"# batch {self.batch_seed}, compiling for {configuration}\n{program.source()}")
             try:
                 check(program, configuration)
@@ -109,13 +112,16 @@ def main(argv=None) -> int:
     parser.add_argument("--max-ops", type=int, default=8, help="ops per program at most (default 8)")
     parser.add_argument("--also", default="", help="more targets for a sample, e.g. vulkan-spirv,mlir-cpu")
     parser.add_argument("--sample-every", type=int, default=10, help="about one program in N goes to --also")
+    parser.add_argument("--no-library", action="store_true",
+                        help="no configuration with every matmul on mlc's plugin")
     parser.add_argument("--out", type=Path, default=HERE.parents[1] / "build" / "fuzz")
     parser.add_argument("--json", type=Path, help="also write the summary here")
     args = parser.parse_args(argv)
 
     also = [target for target in args.also.split(",") if target]
+    library = not args.no_library and _plugin_available()
     campaign = Campaign(args.out, also, args.sample_every, args.max_ops, lambda line: print(line, flush=True),
-                        first_seed=args.seed)
+                        first_seed=args.seed, library=library)
     start = time.monotonic()
     batch_seed = args.seed
     while campaign.tried < args.graphs:
@@ -136,6 +142,15 @@ def main(argv=None) -> int:
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2))
     return 1 if campaign.findings else 0
+
+
+def _plugin_available() -> bool:
+    from mlc.driver.backends import matmul_library
+
+    ok, reason = matmul_library.available()
+    if not ok:
+        print(f"no matmul-library configuration: {reason}", flush=True)
+    return ok
 
 
 if __name__ == "__main__":

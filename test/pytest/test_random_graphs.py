@@ -11,10 +11,10 @@ import torch
 from conftest import compile_and_compare
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
-from mlc.driver.backends import targets
+from mlc.driver.backends import matmul_library, targets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
-from check import Configuration, Finding, check, configurations, reproducer  # noqa: E402
+from check import Configuration, Finding, check, configurations, has_matmul, reproducer  # noqa: E402
 from graphs import Program, Value, programs  # noqa: E402
 
 pytestmark = pytest.mark.iree
@@ -29,6 +29,20 @@ def test_a_program_gets_the_same_targets_when_run_again():
     assert 40 <= sum(len(chosen) == 3 for chosen in sampled) <= 120  # about one in 5
 
 
+def test_a_program_with_a_matmul_also_runs_with_every_matmul_on_the_library():
+    """Where the run asks for it, and its reproducer's compile line and call say so."""
+    linear, library = "v0 = F.linear(x0, self.p0, None)", Configuration("llvm-cpu", 2, matmul_library=True)
+    assert configurations(linear, [], 10, library=True)[-1] == library
+    assert library not in configurations("v0 = x0 + 1", [], 10, library=True)
+    assert library not in configurations(linear, [], 10)
+    program = Program(inputs=[Value("x0", (2, 3))], parameters=[("p0", "torch.nn.Parameter(torch.ones((4, 3)))")],
+                      lines=[(Value("v0", (2, 4), 1), "F.linear(x0, self.p0, None)")],
+                      outputs=[Value("v0", (2, 4), 1)], seed=3)
+    text = reproducer(program, library, Finding("wrong result", "output 0"))
+    assert "--target llvm-cpu -O 2 --matmul-library on --no-fallback" in text
+    assert "target_options={'matmul-library': True}" in text
+
+
 @pytest.mark.parametrize("opt_level", [0, 2])
 def test_a_fixed_batch_of_random_programs_matches_eager(opt_level):
     @seed(20261125)
@@ -39,6 +53,25 @@ def test_a_fixed_batch_of_random_programs_matches_eager(opt_level):
         check(program, Configuration("llvm-cpu", opt_level))
 
     matches()
+
+
+@pytest.mark.skipif(not matmul_library.available()[0], reason="mlc's matmul plugin cannot be built here")
+def test_the_fixed_batch_matches_eager_with_every_matmul_on_the_library():
+    """The same programs, those with a matmul, with each matmul on mlc's plugin (MKL)
+    however small, its bias, residual and GELU applied by the plugin."""
+    checked = []
+
+    @seed(20261125)
+    @settings(max_examples=12, deadline=None, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(programs(max_ops=6))
+    def matches(program):
+        if has_matmul(program.source()):
+            check(program, Configuration("llvm-cpu", 2, matmul_library=True))
+            checked.append(program)
+
+    matches()
+    assert len(checked) >= 3, "the batch's programs with a matmul"
 
 
 # What the random programs found, reduced (each fixed; README, Reliability).
