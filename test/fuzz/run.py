@@ -4,16 +4,17 @@
     .venv/bin/python test/fuzz/run.py --minutes 30 --seed 7     # for half an hour, from seed 7
     .venv/bin/python test/fuzz/run.py --graphs 50 --also vulkan-spirv,mlir-cpu
 
-Each program is compiled with mlc's own conversions at -O0 and -O2 on llvm-cpu, one
-with a matmul also at -O2 with every matmul on mlc's plugin (`--matmul-library on`, where
-the plugin builds; `--no-library` leaves it out), and about one in `--sample-every` (chosen by its text) also for the `--also` targets. Hypothesis draws the
-programs in batches, each batch from its own seed (`--seed` + batch number, so a run is
-repeatable). A failure ends its batch: it is reduced to the lines that still fail the
-same way (reduce.py), its reproducer goes to `--out` (default build/fuzz) and the next
-batch goes on. The
-program being compiled is always in `--out`/current-<first seed>.py (one file per run, so
-that runs side by side keep their own), with its batch and configuration, so a run that
-dies in native code leaves it behind. The summary counts programs, findings by kind, and the time.
+Each program is compiled with mlc's own conversions at -O0 and -O2 on llvm-cpu; one with
+a matmul also at -O2 with every matmul on mlc's plugin (`--matmul-library on`, where the
+plugin builds; `--no-library` leaves it out); and about one in `--sample-every` (chosen
+by its text) also for the `--also` targets. Hypothesis draws the programs in batches,
+each batch from its own seed (`--seed` + batch number, so a run is repeatable). A
+failure ends its batch: it is reduced to the lines that still fail the same way
+(reduce.py), its reproducer goes to `--out` (default build/fuzz) and the next batch goes
+on. The program being compiled is always in `--out`/current-<first seed>.py (one file
+per run, so that runs side by side keep their own), with its batch and configuration,
+so a run that dies in native code leaves it behind. The summary counts programs,
+findings by kind, and the time.
 """
 
 import argparse
