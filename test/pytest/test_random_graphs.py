@@ -43,16 +43,21 @@ def test_a_program_with_a_matmul_also_runs_with_every_matmul_on_the_library():
     assert "target_options={'matmul-library': True}" in text
 
 
-@pytest.mark.parametrize("opt_level", [0, 2])
-def test_a_fixed_batch_of_random_programs_matches_eager(opt_level):
+def for_each_of_the_fixed_batch(prop) -> None:
+    """Runs `prop` on CI's fixed batch: the same 12 programs every run."""
     @seed(20261125)
     @settings(max_examples=12, deadline=None, database=None, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck))
     @given(programs(max_ops=6))
-    def matches(program):
-        check(program, Configuration("llvm-cpu", opt_level))
+    def each(program):
+        prop(program)
 
-    matches()
+    each()
+
+
+@pytest.mark.parametrize("opt_level", [0, 2])
+def test_a_fixed_batch_of_random_programs_matches_eager(opt_level):
+    for_each_of_the_fixed_batch(lambda program: check(program, Configuration("llvm-cpu", opt_level)))
 
 
 @pytest.mark.skipif(not matmul_library.available()[0], reason="mlc's matmul plugin cannot be built here")
@@ -61,16 +66,12 @@ def test_the_fixed_batch_matches_eager_with_every_matmul_on_the_library():
     however small, its bias, residual and GELU applied by the plugin."""
     checked = []
 
-    @seed(20261125)
-    @settings(max_examples=12, deadline=None, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
-    @given(programs(max_ops=6))
     def matches(program):
         if has_matmul(program.source()):
             check(program, Configuration("llvm-cpu", 2, matmul_library=True))
             checked.append(program)
 
-    matches()
+    for_each_of_the_fixed_batch(matches)
     assert len(checked) >= 3, "the batch's programs with a matmul"
 
 

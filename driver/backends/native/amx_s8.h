@@ -109,8 +109,9 @@ AMX_S8_TARGET static void amx_s8_configure(void) { _tile_loadconfig(&AMX_TILES);
 /* B's tiles are fetched AMX_S8_PREFETCH_STEPS steps ahead: a tile load from memory
  * stalls the products behind it, and the packed weight of a model's matmul is in
  * memory or far in L3 when its call starts (each matmul's weight once per call). Past
- * a block's last step the lines are the next 16 columns' first tiles; past the packed
- * weight's end, nothing (a prefetch never faults). Interleaved in one process, 8 to 12
+ * a block's last step, the first tile's lines are its second 16 columns' (already read)
+ * and the second's are the next block's first tiles; past the packed weight's end,
+ * nothing (a prefetch never faults). Interleaved in one process, 8 to 12
  * rounds (Intel Xeon model 207, 2 threads): BERT-base s128 int8 35.3 -> 32.9 ms, ViT-B/16
  * 51.7 -> 47.8, GPT-2 s128 54.1 -> 49.0 in hours when other tenants held the L3, and
  * no change (19.3 against 19.2 ms) when BERT's weights stayed there. One step ahead
