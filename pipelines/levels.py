@@ -57,6 +57,7 @@ class TargetTraits(Protocol):
     runs_alone: tuple[str, ...]  # mlc ops its compiler takes only in a dispatch of their own
     split_reductions_alone: bool  # a reduction over axes not in one run takes no producer into its group
     grouped_convolutions_alone: bool  # a grouped convolution, not depthwise, takes no consumer into its group
+    matmuls_take_no_producers: bool  # a matmul's group takes none of its producers (IREE's data tiling)
     guard_broadcast_reads: bool  # a reduction's value read broadcast goes through a barrier (mlc-guard-reduction-rereads)
     left_outside: tuple[str, ...]  # mlc ops it wants outside every fusion group
     dispatch_regions: bool  # it takes fusion groups as IREE dispatch regions
@@ -117,6 +118,8 @@ class Pipeline:
             options.append("split-reductions-alone=true")
         if target is not None and getattr(target, "grouped_convolutions_alone", False):
             options.append("grouped-convolutions-alone=true")
+        if target is not None and getattr(target, "matmuls_take_no_producers", False):
+            options.append("matmuls-take-no-producers=true")
         if not options:
             return passes
         return [f"mlc-fuse{{{' '.join(options)}}}" if e == "mlc-fuse" else e for e in passes]

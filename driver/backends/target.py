@@ -31,6 +31,7 @@ class Target:
     runs_alone: tuple[str, ...] = ()  # mlc ops its compiler takes only in a dispatch of their own (mlc-fuse{isolate})
     split_reductions_alone: bool = False  # reductions over axes not in one run fuse with nothing (mlc-fuse's option)
     grouped_convolutions_alone: bool = False  # grouped, not depthwise, convolutions fuse with nothing (mlc-fuse's option)
+    matmuls_take_no_producers: bool = False  # a matmul's group takes none of its producers (mlc-fuse's option)
     guard_broadcast_reads: bool = False  # mlc-guard-reduction-rereads{broadcasts}: IREE's SPIR-V and CPU code
     left_outside: tuple[str, ...] = ()  # mlc ops left out of every group, for IREE to place (mlc-fuse{outside})
     # Whether, given the options, a single int8 row runs whole (mlc-quantize-int8{whole-rows})

@@ -20,7 +20,7 @@ import math
 
 from torch_mlir import ir
 
-from ...dialects.compute_ops import Conv2dOp, Conv3dOp, spatial_dims
+from ...dialects.compute_ops import Conv2dOp, Conv3dOp, MatmulOp, spatial_dims
 from ...dialects.data_ops import ConstantOp
 from ...dialects.facts import Declined, FusionKind
 from ...dialects.fusion_ops import FusionGroupOp, YieldOp
@@ -67,9 +67,11 @@ def split_reductions(op: ir.Operation) -> bool:
     return axes != list(range(axes[0], axes[0] + len(axes)))
 
 
-def build_graph(ops: list[ir.Operation], isolated: frozenset = frozenset(), alone=None) -> Graph:
+def build_graph(ops: list[ir.Operation], isolated: frozenset = frozenset(), alone=None,
+                matmul_producers: bool = True) -> Graph:
     """The planner's graph of `ops`; an op of an `isolated` class, or one the `alone`
-    predicate picks, fuses with nothing."""
+    predicate picks, fuses with nothing; without `matmul_producers`, a matmul's group
+    takes none of its producers."""
     index = {op.operation: i for i, op in enumerate(ops)}
     successors = []
     for op in ops:
@@ -79,7 +81,8 @@ def build_graph(ops: list[ir.Operation], isolated: frozenset = frozenset(), alon
     kinds = [FusionKind.OPAQUE if type(op.opview) in isolated or (alone is not None and alone(op)) else op.opview.fusion()
              for op in ops]
     return Graph(kinds, successors, shapes, [_takes_part(op, kind) for op, kind in zip(ops, kinds)],
-                 [_grouped_convolution(op) for op in ops])
+                 [_grouped_convolution(op) for op in ops],
+                 None if matmul_producers else [isinstance(op.opview, MatmulOp) for op in ops])
 
 
 def _grouped_convolution(op: ir.Operation) -> bool:
@@ -142,6 +145,9 @@ class Fuse(Pass):
     grouped_convolutions_alone: bool = dataclasses.field(
         default=False, metadata={"help": "a grouped convolution that is not depthwise is a group of its own: not "
                                          "even an elementwise consumer joins it (IREE 3.13's Vulkan code)"})
+    matmuls_take_no_producers: bool = dataclasses.field(
+        default=False, metadata={"help": "a matmul's group takes none of its producers, only consumers (IREE's data "
+                                         "tiling packs the operands inside the matmul's dispatch)"})
 
     def __post_init__(self):
         _ = self.isolated, self.left_outside  # an unknown op name is an error when the pipeline is built
@@ -173,7 +179,8 @@ class Fuse(Pass):
         if not ops:
             return
         members = collections.defaultdict(list)
-        for op, group in zip(ops, plan(build_graph(ops, self.isolated, self._alone()))):
+        graph = build_graph(ops, self.isolated, self._alone(), matmul_producers=not self.matmuls_take_no_producers)
+        for op, group in zip(ops, plan(graph)):
             members[group].append(op)
         for group_ops in members.values():
             emit_group(group_ops)

@@ -22,6 +22,7 @@ class Graph:
     shapes: list[tuple] | None = None  # result shapes; None: all alike
     takes_part: list[bool] | None = None  # injective ops whose result is part of their input (slices)
     elementwise_only: list[bool] | None = None  # conv/matmul-like ops that take no broadcast consumer
+    no_producers: list[bool] | None = None  # ops whose group takes none of their producers
 
 
 def post_dominators(graph: Graph) -> list[int]:
@@ -90,6 +91,8 @@ def _can_fuse(groups: _Groups, graph: Graph, node: int, dominator: int, phase: i
         # it by (IREE 3.13: "write affecting operations on global resources are
         # restricted to workgroup distributed contexts"); IREE's own dispatch
         # formation leaves such slices out of their producer's dispatch too.
+        return False
+    if graph.no_producers and any(graph.no_producers[n] for n in _paths_between(graph, node, dominator) + [dominator]):
         return False
     target = kind_of(dominator)
     kind = kind_of(node)

@@ -672,8 +672,9 @@ def test_epilogues_bias_gelu_and_residual_run_inside_the_library_call(approximat
 
 
 class NormThenHead(torch.nn.Module):
-    """An RMSNorm's scaling and a bias-free head, as a Llama ends: mlc fuses the scaling
-    into the head's group, and the library pass moves it into a region of its own."""
+    """An RMSNorm's scaling and a bias-free head, as a Llama ends: on llvm-cpu a matmul's
+    group takes no producer (IREE's data tiling packs its operands there), so the scaling
+    is a group of its own and the library pass has nothing to move out."""
 
     def __init__(self):
         super().__init__()
@@ -686,9 +687,10 @@ class NormThenHead(torch.nn.Module):
 
 @pytest.mark.iree
 @pytest.mark.parametrize("rows", [1, 24])
-def test_a_matmul_whose_input_its_group_computes_moves_with_that_computation_before_it(rows):
+def test_a_matmuls_producer_stays_out_of_its_group_and_the_library_takes_the_matmul(rows):
     torch.manual_seed(0)
     x = torch.randn(rows, 256)
     compiled = compile_and_compare(NormThenHead(), x, **ON)
     statistics = compiled.report.pass_statistics("mlc-library-matmuls")
-    assert statistics["prologues moved out"] == 1 and statistics["matmuls on the library"] == 1
+    assert "prologues moved out" not in statistics and statistics["matmuls on the library"] == 1
+    assert ["mlc.matmul"] in compiled.report.fusion_groups
