@@ -180,6 +180,17 @@ def choose_measured(shapes: list[str], options: dict, alone: bool = False) -> di
             "why": f"measured on this CPU{' (IREE on the calling thread)' if alone else ''}", "measured": measured}
 
 
+def matmul_ms(module: ir.Operation, choice: dict, alone: bool = False) -> float | None:
+    """The measured time of `module`'s matmuls as `choice` places them, each occurrence
+    counted, IREE's kernel on the calling thread if `alone`; None where nothing was
+    measured (the option decided, or every matmul is small)."""
+    measured = choice.get("measured")
+    if not measured:
+        return None
+    library, rival = set(choice["library"]), "iree one thread ms" if alone else "iree ms"
+    return sum(measured[s]["library ms" if s in library else rival] for s in eligible_shapes(module) if s in measured)
+
+
 def library_flops(module: ir.Operation, library: list[str]) -> float:
     """The work of `module`'s matmuls whose shapes are in `library` (each occurrence)."""
     chosen = set(library)
