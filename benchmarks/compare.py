@@ -31,8 +31,9 @@ Medians.
 
 GFLOP/s is the model's floating-point work (torch.utils.flop_counter on eager: matmuls,
 convolutions, attention) over the latency. The peak is the CPU's FMA throughput at its
-nominal clock: cores x FMA units (2) x lanes (16 f32 with AVX-512, 8 with AVX2) x 2
-FLOP x GHz. "mlc / best" divides mlc O2's latency by the fastest peer's; the geomean
+nominal clock: cores x FMA units (2) x lanes (16 f32 with AVX-512, 8 with AVX2, and 8
+on AMD's Zen 4, whose units run an AVX-512 FMA as two halves: one core's measured 112
+GFLOP/s at 3.5 GHz is 32 FLOP a cycle) x 2 FLOP x GHz. "mlc / best" divides mlc O2's latency by the fastest peer's; the geomean
 is over the models where both ran.
 """
 
@@ -333,23 +334,22 @@ def benchmark(name: str, variants: list[str], rounds: int, block: int) -> dict:
 
 # The table ---------------------------------------------------------------------------------------
 
-def cpu() -> tuple[str, int, float]:
-    """(model name, FMA lanes of f32 per instruction, nominal GHz) from /proc/cpuinfo."""
-    name, lanes, ghz = "unknown CPU", 8, 0.0
+def cpu() -> tuple[str, str, int, float]:
+    """(model name, "AVX-512" or "AVX2", f32 lanes an FMA unit computes per cycle, nominal
+    GHz) from /proc/cpuinfo."""
+    fields = {}
     with open("/proc/cpuinfo") as file:
-        text = file.read()
-    for line in text.splitlines():
-        if line.startswith("model name") and name == "unknown CPU":
-            name = line.split(":", 1)[1].strip()
-        if line.startswith("cpu MHz") and not ghz:
-            ghz = float(line.split(":", 1)[1]) / 1000
-    if " avx512f " in text:
-        lanes = 16
-    return name, lanes, ghz
+        for line in file:
+            key, _, value = line.partition(":")
+            fields.setdefault(key.strip(), value.strip())
+    name, ghz = fields.get("model name", "unknown CPU"), float(fields.get("cpu MHz", 0)) / 1000
+    avx512 = "avx512f" in fields.get("flags", "").split()
+    zen4 = fields.get("vendor_id") == "AuthenticAMD" and fields.get("cpu family") == "25"
+    return name, "AVX-512" if avx512 else "AVX2", 16 if avx512 and not zen4 else 8, ghz
 
 
 def peak_gflops() -> float:
-    _, lanes, ghz = cpu()
+    _, _, lanes, ghz = cpu()
     return os.cpu_count() * 2 * lanes * 2 * ghz
 
 
@@ -431,12 +431,12 @@ def print_grid(table: list[list[str]], markdown: bool) -> None:
 
 
 def machine() -> list[str]:
-    name, lanes, ghz = cpu()
+    name, isa, lanes, ghz = cpu()
     versions = ", ".join(f"{package} {metadata.version(package)}"
                          for package in ("torch", "torch-mlir", "iree-base-compiler", "iree-base-runtime"))
     return [
         f"command: {shlex.join(['python'] + sys.argv)}",
-        f"machine: {os.cpu_count()} CPUs, {name} ({'AVX-512' if lanes == 16 else 'AVX2'}, {ghz:.2f} GHz nominal), "
+        f"machine: {os.cpu_count()} CPUs, {name} ({isa}, {ghz:.2f} GHz nominal), "
         f"torch threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.2f} at start",
         f"peak: {os.cpu_count()} cores x 2 FMA x {lanes} lanes x 2 FLOP x {ghz:.2f} GHz = {peak_gflops():.0f} GFLOP/s",
         f"versions: {versions}",
