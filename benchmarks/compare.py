@@ -33,8 +33,8 @@ GFLOP/s is the model's floating-point work (torch.utils.flop_counter on eager: m
 convolutions, attention) over the latency. The peak is the CPU's FMA throughput at its
 nominal clock: cores x FMA units (2) x lanes (16 f32 with AVX-512, 8 with AVX2, and 8
 on AMD's Zen 4, whose units run an AVX-512 FMA as two halves: one core's measured 112
-GFLOP/s at 3.5 GHz is 32 FLOP a cycle) x 2 FLOP x GHz. "mlc / best" divides mlc O2's latency by the fastest peer's; the geomean
-is over the models where both ran.
+GFLOP/s at 3.5 GHz is 32 FLOP a cycle) x 2 FLOP x GHz. "mlc / best" divides mlc O2's
+latency by the fastest peer's; the geomean is over the models where both ran.
 """
 
 import argparse

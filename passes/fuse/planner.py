@@ -85,14 +85,16 @@ class _Groups:
 def _can_fuse(groups: _Groups, graph: Graph, node: int, dominator: int, phase: int) -> bool:
     """TVM's rules: what may lie between `node` and the `dominator` it joins."""
     kind_of = lambda n: groups.kind[groups.find(n)]  # noqa: E731
-    inner = [kind_of(n) for n in _paths_between(graph, node, dominator)]
-    if graph.takes_part and any(graph.takes_part[n] for n in _paths_between(graph, node, dominator) + [dominator]):
+    between = _paths_between(graph, node, dominator)
+    inner = [kind_of(n) for n in between]
+    if graph.takes_part and any(graph.takes_part[n] for n in between + [dominator]):
         # A group whose output is a part of what it computes has no op IREE can tile
         # it by (IREE 3.13: "write affecting operations on global resources are
         # restricted to workgroup distributed contexts"); IREE's own dispatch
         # formation leaves such slices out of their producer's dispatch too.
         return False
-    if graph.no_producers and any(graph.no_producers[n] for n in _paths_between(graph, node, dominator) + [dominator]):
+    if graph.no_producers and any(graph.no_producers[n] for n in between + [dominator]):
+        # a matmul whose operand IREE's data tiling packs in its dispatch (mlc-fuse's option)
         return False
     target = kind_of(dominator)
     kind = kind_of(node)
@@ -101,7 +103,7 @@ def _can_fuse(groups: _Groups, graph: Graph, node: int, dominator: int, phase: i
         # their own iteration space: a consumer that stretches the result (a
         # squeeze-excite scale) would make IREE recompute the conv per element.
         same_space = graph.shapes is None or all(
-            graph.shapes[n] == graph.shapes[node] for n in _paths_between(graph, node, dominator) + [dominator])
+            graph.shapes[n] == graph.shapes[node] for n in between + [dominator])
         # A grouped convolution (graph.elementwise_only) takes no broadcast consumer: IREE
         # 3.13 cannot tile such a dispatch ("write affecting operations on global
         # resources are restricted to workgroup distributed contexts").
