@@ -61,8 +61,10 @@ with torch.no_grad():
         # timings decided the peak (1.02 or 1.42 GB)
         target = targets.bind("llvm-cpu", {"matmul-library": True})
         driver.Compilation(module, target=target, params=sys.argv[3]).run("vmfb")
-    else:  # mlc.compile also loads the executable, which packs the weights for the microkernels
-        compiled = mlc.compile(model, inputs, external_params=True)
+    else:  # mlc.compile also loads the executable, which packs the weights for the microkernels;
+        # every matmul on IREE's kernel, unmeasured, for the same reason: the timings' leftovers
+        # (0.08-0.3 GB) took an AMD EPYC from 3.9x to 4.3x, and CI's to 4.7x
+        compiled = mlc.compile(model, inputs, external_params=True, target_options={"matmul-library": False})
 # VmHWM, this process's own peak: getrusage's ru_maxrss also keeps the peak of the process it
 # was forked from (Linux carries it across exec), which is pytest's, with whatever it compiled.
 peak_kib = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
@@ -89,7 +91,8 @@ def test_bert_base_compiles_under_three_times_its_weights(tmp_path):
 def test_bert_base_loads_under_four_and_a_half_times_its_weights():
     """Loading adds what data tiling needs: the module's initializer reads every weight of
     the archive (mapped, so its pages count) and keeps one copy packed for the mmt4d
-    microkernels. Measured on a Xeon: 2.3x after compiling, 3.9x after loading; without
-    data tiling the load adds nothing (2.3x)."""
+    microkernels. Measured on a Xeon and on an AMD EPYC (Zen 4): 2.3x after compiling, 3.9x
+    after loading; without data tiling the load adds nothing (2.3x). Every matmul runs on IREE's
+    kernel here, the most a load packs: the library's (MKL's) packing adds nothing (2.4x)."""
     measured = peak_of_bert_base("load")
     assert measured["peak bytes"] < 4.5 * measured["weight bytes"], measured
