@@ -117,12 +117,14 @@ def quantized_rows_whole(options: dict) -> bool:
 
 def quantized_matrices_whole(options: dict) -> bool:
     """Whether int8 matmuls of several rows run whole on the library too
-    (mlc-quantize-int8{whole-matrices}): where single rows do and the CPU has AMX-INT8,
-    which the plugin's own kernel (native/amx_s8.h) and MKL's int8 GEMM run on, 3.6-6x
-    IREE's kernel on BERT-base's shapes (Intel Xeon). Unmeasured, as single rows are:
-    elsewhere MKL's int8 may lose (Zen 4: slower than its own f32 GEMM), and the matmuls
-    stay IREE's steps, chosen per shape."""
-    return quantized_rows_whole(options) and "amx_int8" in cpu_fields().get("flags", "").split()
+    (mlc-quantize-int8{whole-matrices}): where single rows do and the CPU has AMX-INT8 or
+    AVX-512 VNNI, which the plugin's own kernels run on (native/amx_s8.h, 3.6-6x IREE's
+    kernel on BERT-base's shapes, Intel Xeon; native/vnni_s8.h, 2.2-2.4x, AMD EPYC Zen 4:
+    vpdpbusd multiplies 64 byte pairs where IREE's vpdpwssd multiplies 32 word pairs, at
+    the same rate). Unmeasured, as single rows are. Elsewhere (AVX2) the matmuls stay
+    IREE's steps, chosen per shape: MKL's int8 would saturate."""
+    flags = cpu_fields().get("flags", "").split()
+    return quantized_rows_whole(options) and ("amx_int8" in flags or {"avx512_vnni", "avx512bw"} <= set(flags))
 
 
 def ops_on_library(options: dict) -> bool:

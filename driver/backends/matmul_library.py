@@ -175,20 +175,32 @@ def mkl_kernel(operands: str) -> str:
             "i8": "AVX-512-VNNI" if "avx512_vnni" in flags else "AVX-512"}.get(operands, "AVX-512")
 
 
+def int8_on_mkl() -> bool:
+    """Whether MLC_INT8_KERNEL=mkl holds the plugin's own int8 kernels off (gemv_s8_vnni.h,
+    amx_s8.h, vnni_s8.h), for MKL's int8 GEMM, as the plugin reads it (int8_on_mkl in
+    native/mlc_matmul.c)."""
+    return os.environ.get("MLC_INT8_KERNEL", "").lower() == "mkl"
+
+
 def kernel_of(shape: str) -> str:
     """What runs the library matmul of `shape` (a library_matmuls.shape_key) on this CPU:
     a single row runs on the plugin's own kernels where the CPU has their instructions
     (native/gemv_bf16.h and gemv_s8_vnni.h, which check the same flags), as do several
-    quantized rows where MKL would run AMX (native/amx_s8.h, for the constant weights
-    mlc quantizes); everything else on MKL."""
+    quantized rows, on AMX where MKL would run it (native/amx_s8.h), else on VNNI
+    (native/vnni_s8.h), for the constant weights mlc quantizes; everything else on MKL."""
     m, k, n, operands = parse_key(shape)
     quantized = operands == QUANTIZED
     operands = "i8" if quantized else operands  # a quantized row runs on the int8 kernels
     flags = _cpu_flags()
-    if operands == "i8" and m == 1 and k <= 65535 and {"avx512_vnni", "avx512bw"} <= flags:
+    if operands == "i8" and int8_on_mkl():
+        return f"MKL {mkl_kernel(operands)}"
+    vnni = k <= 65535 and {"avx512_vnni", "avx512bw"} <= flags
+    if operands == "i8" and m == 1 and vnni:
         return "mlc VNNI"
     if quantized and mkl_kernel("i8") == "AMX":
         return "mlc AMX"
+    if quantized and vnni:
+        return "mlc VNNI"
     if operands == "bf16" and m == 1 and {"avx512_bf16", "avx512bw"} <= flags and _bf16_kernel_suits(n):
         return "mlc AVX-512-BF16"
     return f"MKL {mkl_kernel(operands)}"

@@ -346,19 +346,21 @@ class QuantizedBlock(torch.nn.Module):
         return x + self.down(torch.nn.functional.gelu(self.up(x)))
 
 
-def test_int8_matrices_run_whole_only_where_mkl_has_amx(monkeypatch):
+def test_int8_matrices_run_whole_where_the_cpu_has_amx_or_vnni(monkeypatch):
     """mlc-quantize-int8{whole-matrices} is the CPU's choice: set where single rows run
-    whole and the CPU has AMX-INT8, not without it."""
+    whole and the CPU has AMX-INT8 or AVX-512 VNNI (the plugin's own kernels), not with
+    AVX2 alone, nor where single rows do not run whole."""
     fields = matmul_choice.cpu_fields()
-    flags = " ".join(f for f in fields.get("flags", "").split() if f != "amx_int8")
-    monkeypatch.setattr(matmul_choice, "quantized_rows_whole", lambda options: True)
-    monkeypatch.setattr(matmul_choice, "cpu_fields", lambda: {**fields, "flags": flags + " amx_int8"})
-    assert matmul_choice.quantized_matrices_whole({})
-    monkeypatch.setattr(matmul_choice, "cpu_fields", lambda: {**fields, "flags": flags})
-    assert not matmul_choice.quantized_matrices_whole({})
-    monkeypatch.setattr(matmul_choice, "quantized_rows_whole", lambda options: False)
-    monkeypatch.setattr(matmul_choice, "cpu_fields", lambda: {**fields, "flags": flags + " amx_int8"})
-    assert not matmul_choice.quantized_matrices_whole({})
+    flags = " ".join(f for f in fields.get("flags", "").split() if f not in ("amx_int8", "avx512_vnni"))
+
+    def whole(extra: str, rows_whole: bool = True) -> bool:
+        monkeypatch.setattr(matmul_choice, "quantized_rows_whole", lambda options: rows_whole)
+        monkeypatch.setattr(matmul_choice, "cpu_fields", lambda: {**fields, "flags": f"{flags} {extra}"})
+        return matmul_choice.quantized_matrices_whole({})
+
+    assert whole("amx_int8") and whole("avx512_vnni avx512bw")
+    assert not whole("")
+    assert not whole("amx_int8", rows_whole=False)
 
 
 @pytest.mark.iree
@@ -449,41 +451,49 @@ def test_int8_stays_on_iree_where_mkl_would_saturate(monkeypatch):
 
 
 @pytest.mark.iree
-def test_int8_matrices_give_the_same_floats_with_amx_forced_off(tmp_path):
-    """With MKL_ENABLE_INSTRUCTIONS=AVX512_E3 the plugin's AMX kernel steps aside with MKL's
-    (amx_s8.h): several quantized rows run on MKL's VNNI GEMM instead. Both sum exactly
-    and rescale alike, so the floats are the same, bit for bit."""
+def test_int8_matrices_give_the_same_floats_with_mlc_kernels_forced_off(tmp_path):
+    """Several quantized rows run on the plugin's AMX kernel (amx_s8.h) or its VNNI kernel
+    (vnni_s8.h). With MKL_ENABLE_INSTRUCTIONS=AVX512_E3 the AMX kernel steps aside with
+    MKL's, for the VNNI kernel; with MLC_INT8_KERNEL=mkl as well, both step aside for MKL's
+    VNNI GEMM. All sum exactly and rescale alike, so the floats are the same, bit for bit:
+    45 rows (the VNNI kernel's 6 at a time, and 3), depths of 75 and 130 (not whole groups
+    of 4), 130 and 75 columns (not whole panels of 64) split between the plugin's threads."""
     if not matmul_choice.quantized_matrices_whole(ON["target_options"]):
-        pytest.skip("several int8 rows run whole on the library only where the CPU has AMX-INT8")
+        pytest.skip("several int8 rows run whole on the library only where the CPU has AMX-INT8 or VNNI")
     script = """
 import sys, numpy as np, torch, mlc
 from mlc.driver.backends import matmul_library
-class Block(torch.nn.Module):  # QuantizedBlock
+class Block(torch.nn.Module):  # QuantizedBlock, of odd sizes
     def __init__(self):
         super().__init__()
-        self.up, self.down = torch.nn.Linear(72, 200), torch.nn.Linear(200, 72)
+        self.up, self.down = torch.nn.Linear(75, 130), torch.nn.Linear(130, 75)
 
     def forward(self, x):
         return x + self.down(torch.nn.functional.gelu(self.up(x)))
 
 torch.manual_seed(0)
-model, x = Block().eval(), torch.randn(45, 72)
+model, x = Block().eval(), torch.randn(45, 75)
 compiled = mlc.compile(model, (x,), precision="int8", target_options={"matmul-library": True})
 np.save(sys.argv[1], np.asarray(compiled(x)))
 print(sorted({matmul_library.kernel_of(s) for s in compiled.report["matmul library"]["library"]}))
 """
+    below_amx = {"MKL_ENABLE_INSTRUCTIONS": "AVX512_E3"}
+    runs = {"mlc VNNI": below_amx, "MKL AVX-512-VNNI": {**below_amx, "MLC_INT8_KERNEL": "mkl"}}
+    if matmul_library.mkl_kernel("i8") == "AMX":
+        runs["mlc AMX"] = {}
     results = {}
-    for name, limit in (("amx", None), ("held", "AVX512_E3")):
-        env = {**os.environ, "MLC_CACHE_DIR": str(tmp_path / name)}
-        env.pop("MKL_ENABLE_INSTRUCTIONS", None)
-        if limit:
-            env["MKL_ENABLE_INSTRUCTIONS"] = limit
+    for expected_kernel, settings in runs.items():
+        name = expected_kernel.replace(" ", "_")
+        env = {key: value for key, value in os.environ.items()
+               if key not in ("MKL_ENABLE_INSTRUCTIONS", "MLC_INT8_KERNEL")}
+        env.update(settings, MLC_CACHE_DIR=str(tmp_path / name))
         done = subprocess.run([sys.executable, "-c", script, str(tmp_path / f"{name}.npy")], capture_output=True,
                               text=True, env=env)
         assert done.returncode == 0, done.stderr[-2000:]
-        results[name] = (done.stdout.strip(), np.load(tmp_path / f"{name}.npy"))
-    assert results["amx"][0] == "['mlc AMX']" and results["held"][0] == "['MKL AVX-512-VNNI']", results
-    np.testing.assert_array_equal(results["amx"][1], results["held"][1])
+        assert done.stdout.strip() == f"['{expected_kernel}']", (settings, done.stdout)
+        results[expected_kernel] = np.load(tmp_path / f"{name}.npy")
+    for result in results.values():
+        np.testing.assert_array_equal(result, results["mlc VNNI"])
 
 
 @pytest.mark.iree

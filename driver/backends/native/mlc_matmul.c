@@ -10,7 +10,8 @@
  * (`mlc_sgemm_packed`, `mlc_gemm_bf16_packed`, `mlc_gemm_s8_packed`). A single row runs on mlc's own kernels instead, which read B as it lies:
  * AVX-512-BF16 for bf16 (gemv_bf16.h), VNNI for int8 (gemv_s8_vnni.h). `mlc_matvec_s8_quantizing`
  * takes an f32 row and quantizes it itself (mlc.quantized_matmul of an LLM's decode step);
- * `mlc_gemm_s8_quantizing` does so for several rows, with an epilogue.
+ * `mlc_gemm_s8_quantizing` does so for several rows, with an epilogue, on mlc's own AMX or
+ * VNNI kernel (amx_s8.h, vnni_s8.h) where the CPU has one.
  * `mlc_attention` runs one head of mlc.attention: scores, softmax and output in one call
  * (mlc_attention.h), and `mlc_layer_norm` the rows of an mlc.layer_norm (mlc_layer_norm.h).
  * Load it with `--executable_plugin=libmlc_matmul.so`. */
@@ -19,9 +20,11 @@
 #include <math.h>
 #include <mkl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "amx_s8.h"
@@ -34,6 +37,7 @@
 #include "mlc_layer_norm.h"
 #include "quantize_avx512.h"
 #include "vector_math.h"
+#include "vnni_s8.h"
 
 /* The parameters IREE packs for each import: each buffer as (base, offset in
  * elements, stride of its outer dimension), then M, N and K. The elements are the
@@ -91,10 +95,12 @@ static size_t packed_limit(void) {
 /* What a packed block holds: f32 for cblas_sgemm_compute, bf16 for
  * cblas_gemm_bf16bf16f32_compute, int8 for cblas_gemm_s8u8s32_compute followed by the
  * block's column sums (int32, at the next multiple of 64 bytes; see product_s8), or int8
- * in AMX's tiles for mlc's own kernel (amx_s8.h). */
-typedef enum { PACKED_F32, PACKED_BF16, PACKED_S8, PACKED_S8_AMX } packed_kind_t;
+ * in AMX's tiles for mlc's own kernel (amx_s8.h), or int8 in vpdpbusd's form with its
+ * column sums for mlc's VNNI kernel (vnni_s8.h). */
+typedef enum { PACKED_F32, PACKED_BF16, PACKED_S8, PACKED_S8_AMX, PACKED_S8_VNNI } packed_kind_t;
 
-static const size_t PACKED_ELEMENT_BYTES[] = {sizeof(float), sizeof(MKL_BF16), sizeof(int8_t), sizeof(int8_t)};
+static const size_t PACKED_ELEMENT_BYTES[] = {sizeof(float), sizeof(MKL_BF16), sizeof(int8_t), sizeof(int8_t),
+                                              sizeof(int8_t)};
 
 /* The bytes of a packed block, without int8's column sums. */
 static size_t packed_size(packed_kind_t kind, size_t m, size_t n, size_t k) {
@@ -103,6 +109,7 @@ static size_t packed_size(packed_kind_t kind, size_t m, size_t n, size_t k) {
     case PACKED_F32: return cblas_sgemm_pack_get_size(CblasBMatrix, mm, nn, kk);
     case PACKED_BF16: return cblas_gemm_bf16bf16f32_pack_get_size(CblasBMatrix, mm, nn, kk);
     case PACKED_S8_AMX: return amx_s8_packed_size(n, k);
+    case PACKED_S8_VNNI: return vnni_s8_packed_bytes(n, k);
     default: return (cblas_gemm_s8u8s32_pack_get_size(CblasBMatrix, mm, nn, kk) + 63) / 64 * 64;
   }
 }
@@ -128,6 +135,9 @@ static void pack(packed_kind_t kind, const void* b, size_t ldb, size_t m, size_t
     }
     case PACKED_S8_AMX:
       amx_s8_pack(b, ldb, n, k, packed);
+      break;
+    case PACKED_S8_VNNI:
+      vnni_s8_pack(b, ldb, n, k, packed);
       break;
   }
 }
@@ -306,11 +316,24 @@ static int product_shifted_s8(const uint8_t* shifted, const int8_t* b, size_t ld
   return sums == NULL;
 }
 
+/* Whether MLC_INT8_KERNEL=mkl holds mlc's own int8 kernels (gemv_s8_vnni.h, amx_s8.h,
+ * vnni_s8.h) off, for MKL's int8 GEMM: to compare them, or to rule them out. Asked once. */
+static int int8_on_mkl(void) {
+  static _Atomic int state = -1;
+  int known = atomic_load(&state);
+  if (known < 0) {
+    const char* set = getenv("MLC_INT8_KERNEL");
+    known = set != NULL && strcasecmp(set, "mkl") == 0;
+    atomic_store(&state, known);
+  }
+  return known;
+}
+
 /* C = A B in exact int32 (A m x k with row stride lda, B k x n with ldb, C with ldc): a
  * single row on the VNNI kernel where it runs, else MKL as above. 0, or 1 out of memory. */
 static int product_s8(const int8_t* a, size_t lda, const int8_t* b, size_t ldb, int32_t* c, size_t ldc, size_t m,
                       size_t n, size_t k) {
-  if (m == 1 && gemv_s8_fits(k) && gemv_s8_available()) {
+  if (m == 1 && gemv_s8_fits(k) && gemv_s8_available() && !int8_on_mkl()) {
     gemv_s8_vnni(a, b, ldb, c, k, n);
     return 0;
   }
@@ -565,16 +588,21 @@ typedef struct {
   size_t m, n, k, fingerprint, flags;
 } mlc_quantized_gemm_params_t;
 
+/* Which kernel runs a call of mlc_gemm_s8_quantizing: mlc's own on AMX or on VNNI for a
+ * constant weight (packed once) where the CPU has them, else MKL. */
+typedef enum { S8_ON_MKL, S8_ON_AMX, S8_ON_VNNI } s8_kernel_t;
+
 /* A call of mlc_gemm_s8_quantizing as its column blocks see it: its parameters, and its
  * rows quantized once for all blocks, `row_stride` bytes apart, with their scales. On AMX
- * (`amx`) the rows are q(x) itself, as amx_s8.h reads them (zeros past K and M, to
- * AMX_S8_DEPTH and AMX_S8_ROWS); for MKL they are q(x) + 128 (shifted_rows' form). */
+ * the rows are q(x) itself, as amx_s8.h reads them (zeros past K and M, to AMX_S8_DEPTH
+ * and AMX_S8_ROWS); for VNNI and MKL they are q(x) + 128 (shifted_rows' form; for VNNI,
+ * zeros past K to a multiple of 4). */
 typedef struct {
   mlc_quantized_gemm_params_t call;
   const uint8_t* rows;
   size_t row_stride;
   const float* row_scales;
-  int amx;
+  s8_kernel_t kernel;
 } quantized_gemm_block_t;
 
 /* One row of the int8 product back to f32: y = (c - 128 * column sum) * sx * scale, the
@@ -636,6 +664,27 @@ static int amx_quantized_block(const quantized_gemm_block_t* block, const int8_t
   return 0;
 }
 
+/* The block on mlc's VNNI kernel: FINISHED_COLUMNS at a time, each for every
+ * VNNI_S8_ROWS rows, finished while in L1 (the columns' packed weight stays in L2 for all
+ * the rows). 0, or 1 out of memory. */
+static int vnni_quantized_block(const quantized_gemm_block_t* block, const int8_t* packed) {
+  const mlc_quantized_gemm_params_t* p = &block->call;
+  int32_t* c = aligned_alloc(64, VNNI_S8_ROWS * FINISHED_COLUMNS * sizeof(int32_t));
+  if (!c) return 1;
+  const int32_t* sums = vnni_s8_column_sums(packed, p->n, p->k);
+  for (size_t j = 0; j < p->n; j += FINISHED_COLUMNS) {
+    const size_t columns = p->n - j < FINISHED_COLUMNS ? p->n - j : FINISHED_COLUMNS;
+    for (size_t first = 0; first < p->m; first += VNNI_S8_ROWS) {
+      const size_t count = p->m - first < VNNI_S8_ROWS ? p->m - first : VNNI_S8_ROWS;
+      vnni_s8_columns(block->rows + first * block->row_stride, block->row_stride, count, packed, j,
+                      vnni_s8_round_up(columns, VNNI_S8_COLUMNS), p->k, c, FINISHED_COLUMNS);
+      finish_columns(block, c, FINISHED_COLUMNS, sums + j, first, count, j, columns);
+    }
+  }
+  free(c);
+  return 0;
+}
+
 /* The block on MKL: `shifted` rows (q(x) + 128, row_stride apart), the weight packed once
  * with EPILOGUE_PACKED. 0, or 1 out of memory. */
 static int mkl_quantized_block(const quantized_gemm_block_t* block, const uint8_t* shifted, size_t row_stride) {
@@ -656,16 +705,23 @@ static int mkl_quantized_block(const quantized_gemm_block_t* block, const uint8_
 }
 
 /* One block of columns of mlc.quantized_matmul of several rows, then its epilogue: the
- * int8 product on mlc's AMX kernel, or on MKL, rescaled, post(y + bias + residual). Where
- * IREE ran it, these were five dispatches, two of them over the whole f32 product
- * (BERT-base's 128x3072 rescale, bias and GELU took 0.75 ms of IREE's code). A weight the
- * AMX kernel cannot keep packed (past MLC_PACKED_WEIGHTS_LIMIT) goes to MKL unpacked. */
+ * int8 product on mlc's AMX or VNNI kernel, or on MKL, rescaled, post(y + bias + residual).
+ * Where IREE ran it, these were five dispatches, two of them over the whole f32 product
+ * (BERT-base's 128x3072 rescale, bias and GELU took 0.75 ms of IREE's code). A weight
+ * mlc's kernels cannot keep packed (past MLC_PACKED_WEIGHTS_LIMIT) goes to MKL unpacked. */
 static int gemm_s8_quantizing_block(void* block_ptr) {
   const quantized_gemm_block_t* block = (const quantized_gemm_block_t*)block_ptr;
   const mlc_quantized_gemm_params_t* p = &block->call;
   if (p->m == 0 || p->n == 0) return 0;
-  if (!block->amx) return mkl_quantized_block(block, block->rows, block->row_stride);
+  if (block->kernel == S8_ON_MKL) return mkl_quantized_block(block, block->rows, block->row_stride);
   const int8_t* w = p->w + p->w_offset;
+  if (block->kernel == S8_ON_VNNI) {
+    const void* packed = packed_block(p->fingerprint, PACKED_S8_VNNI, w, p->w_stride, 0, p->n, p->k);
+    if (packed) return vnni_quantized_block(block, packed);
+    quantized_gemm_block_t unpacked = *block;
+    unpacked.call.flags &= ~(size_t)EPILOGUE_PACKED;
+    return mkl_quantized_block(&unpacked, block->rows, block->row_stride);
+  }
   /* Keyed without the row count, which the tiles do not depend on: a prompt of another
    * length (an LLM's prefill) finds the same packed weight. */
   const void* packed = packed_block(p->fingerprint, PACKED_S8_AMX, w, p->w_stride, 0, p->n, p->k);
@@ -686,7 +742,7 @@ static void quantize_rows_part(void* block_ptr, size_t part, size_t parts) {
   float* row_scales = (float*)block->row_scales;
   for (size_t i = part * p->m / parts; i < (part + 1) * p->m / parts; ++i) {
     row_scales[i] = quantize_row(p->x + p->x_offset + i * p->x_stride, p->k, rows + i * block->row_stride,
-                                 block->amx ? 0 : 0x80);
+                                 block->kernel == S8_ON_AMX ? 0 : 0x80);
   }
 }
 
@@ -823,14 +879,19 @@ MLC_IMPORT(mlc_gemm_s8_packed, mlc_sgemm_packed_params_t, shift_packed, gemm_s8_
 /* mlc_gemm_s8_quantizing: the rows quantized once, shared among the plugin's threads by
  * rows, then the columns split among them as by the other imports (each block quantizing
  * all rows itself cost BERT-base's 128x3072 rows 0.2 ms a call on each thread). A
- * constant weight (EPILOGUE_PACKED) runs on mlc's AMX kernel where the CPU has it. */
+ * constant weight (EPILOGUE_PACKED) runs on mlc's AMX kernel where the CPU has it, else
+ * on its VNNI kernel where the CPU has that. */
 static int mlc_gemm_s8_quantizing(void* params_ptr, void* context, void* reserved) {
   (void)context;
   (void)reserved;
   const mlc_quantized_gemm_params_t* p = (const mlc_quantized_gemm_params_t*)params_ptr;
   if (p->m == 0 || p->n == 0) return 0;
-  const int amx = (p->flags & EPILOGUE_PACKED) && amx_s8_available();
-  const size_t row_stride = amx ? amx_s8_row_stride(p->k) : p->k;
+  const int constant = (p->flags & EPILOGUE_PACKED) != 0 && !int8_on_mkl();
+  const s8_kernel_t kernel = constant && amx_s8_available()                          ? S8_ON_AMX
+                             : constant && vnni_s8_available() && vnni_s8_fits(p->k) ? S8_ON_VNNI
+                                                                                     : S8_ON_MKL;
+  const int amx = kernel == S8_ON_AMX;
+  const size_t row_stride = amx ? amx_s8_row_stride(p->k) : kernel == S8_ON_VNNI ? vnni_s8_round_up(p->k, 4) : p->k;
   const size_t rows = amx ? amx_s8_round_up(p->m, AMX_S8_ROWS) : p->m;
   uint8_t* quantized = aligned_alloc(64, amx_s8_round_up(rows * row_stride, 64));
   float* row_scales = malloc(p->m * sizeof(float));
@@ -838,7 +899,7 @@ static int mlc_gemm_s8_quantizing(void* params_ptr, void* context, void* reserve
   if (!failed) {
     for (size_t i = 0; row_stride > p->k && i < p->m; ++i) memset(quantized + i * row_stride + p->k, 0, row_stride - p->k);
     memset(quantized + p->m * row_stride, 0, (rows - p->m) * row_stride);
-    quantized_gemm_block_t block = {*p, quantized, row_stride, row_scales, amx};
+    quantized_gemm_block_t block = {*p, quantized, row_stride, row_scales, kernel};
     const size_t parts = on_iree_worker() || p->m * p->k < SPLIT_WORK / 64 ? 1 : team_threads();
     team_run(quantize_rows_part, &block, parts < p->m ? parts : p->m);
     _Static_assert(sizeof(quantized_gemm_block_t) <= 256, "a block's parameters are copied into 256 bytes");
