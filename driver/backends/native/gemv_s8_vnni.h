@@ -11,6 +11,9 @@
  * sum is then sum((w + 128) x) = sum(w x) + 128 sum(x), and 128 sum(x) is one number for
  * the whole vector. Exact while k * 255 * 128 fits in int32 (gemv_s8_fits). */
 
+#ifndef MLC_GEMV_S8_VNNI_H_
+#define MLC_GEMV_S8_VNNI_H_
+
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
@@ -97,3 +100,5 @@ GEMV_S8_TARGET static void gemv_s8_vnni(const int8_t* x, const int8_t* w, size_t
   for (size_t kk = k4; kk < k; ++kk) /* the last k % 4 rows */
     for (size_t c = 0; c < n; ++c) y[c] += x[kk] * w[kk * ldw + c];
 }
+
+#endif  /* MLC_GEMV_S8_VNNI_H_ */

@@ -888,7 +888,7 @@ static int mlc_gemm_s8_quantizing(void* params_ptr, void* context, void* reserve
   if (p->m == 0 || p->n == 0) return 0;
   const int constant = (p->flags & EPILOGUE_PACKED) != 0 && !int8_on_mkl();
   const s8_kernel_t kernel = constant && amx_s8_available()                          ? S8_ON_AMX
-                             : constant && vnni_s8_available() && vnni_s8_fits(p->k) ? S8_ON_VNNI
+                             : constant && gemv_s8_available() && gemv_s8_fits(p->k) ? S8_ON_VNNI
                                                                                      : S8_ON_MKL;
   const int amx = kernel == S8_ON_AMX;
   const size_t row_stride = amx ? amx_s8_row_stride(p->k) : kernel == S8_ON_VNNI ? vnni_s8_round_up(p->k, 4) : p->k;

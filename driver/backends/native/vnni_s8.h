@@ -20,19 +20,13 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "gemv_s8_vnni.h" /* gemv_s8_available and gemv_s8_fits: the same instructions, the same bound */
+
 #define VNNI_S8_TARGET __attribute__((target("avx512f,avx512bw,avx512vnni")))
 
 enum { VNNI_S8_ROWS = 6, VNNI_S8_COLUMNS = 64, VNNI_S8_GROUP = 4 * VNNI_S8_COLUMNS };
 
-/* Whether this CPU runs the kernel. */
-static int vnni_s8_available(void) {
-  return __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw");
-}
-
 static size_t vnni_s8_round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
-
-/* Whether K keeps (A + 128) B inside int32: 255 * 127 * K < 2^31. */
-static int vnni_s8_fits(size_t k) { return k <= 65535; }
 
 /* The bytes of the packed weight, without its column sums. */
 static size_t vnni_s8_packed_size(size_t n, size_t k) {
