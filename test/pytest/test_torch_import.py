@@ -3,13 +3,18 @@ eval-mode BatchNorm kept whole, non-persistent buffers, and ops torch-mlir does 
 know broken up by PyTorch's own decompositions. Each model also compiles with IREE,
 runs, and matches eager."""
 
+import copy
+
+import numpy as np
 import pytest
 import torch
 from conftest import compile_and_compare
 from torch.export import Dim
+from torch_mlir import ir
 
 import mlc
-from mlc.driver.compilation import import_model
+from mlc.driver.compilation import export_model, import_model, import_program
+from mlc.passes import constant_values
 
 
 class InPlace(torch.nn.Module):
@@ -51,6 +56,23 @@ class PositionIds(torch.nn.Module):
 
     def forward(self, x):
         return x + self.embed(self.position_ids[: x.shape[1]])
+
+
+class PairedMasks(torch.nn.Module):
+    """Bool buffers of one shape, each used beside the next (GPT-Neo's global and local
+    attention masks): the importer turns each use into a temporary uint8 copy."""
+
+    def __init__(self, count=8):
+        super().__init__()
+        generator = torch.Generator().manual_seed(0)
+        self.masks = [torch.rand(8, 8, generator=generator) < 0.5 for _ in range(count)]
+        for i, mask in enumerate(self.masks):
+            self.register_buffer(f"mask{i}", mask, persistent=False)
+
+    def forward(self, x):
+        for i in range(len(self.masks)):
+            x = x.masked_fill(getattr(self, f"mask{i}") ^ getattr(self, f"mask{(i + 1) % len(self.masks)}"), float(i))
+        return x
 
 
 class Diff(torch.nn.Module):
@@ -170,6 +192,33 @@ class TableLookup(torch.nn.Module):
 
     def forward(self, x):
         return x + self.table[self.index]
+
+
+def test_each_bool_buffer_imports_as_its_own_values():
+    """The importer caches literals by id() of its temporary uint8 copies; without mlc
+    keeping them alive, a later mask got an earlier one's literal in about half of these
+    imports (GPT-Neo's local mask read as the global one). Many imports, each checked."""
+    model = PairedMasks()
+    program = export_model(model, (torch.randn(8, 8),))
+    for _ in range(40):
+        module = import_program(copy.deepcopy(program))
+        masks = _bool_literals_by_use(module)
+        expected = [mask.to(torch.uint8).numpy() for i in range(len(model.masks))
+                    for mask in (model.masks[i], model.masks[(i + 1) % len(model.masks)])]
+        assert len(masks) == len(expected)
+        for got, want in zip(masks, expected):
+            np.testing.assert_array_equal(got, want)
+
+
+def _bool_literals_by_use(module) -> list:
+    """The values of the uint8 literals behind each bitwise_xor's operands, in order."""
+    ops = list(module.regions[0].blocks[0].operations[0].regions[0].blocks[0].operations)
+    def literal(value):
+        source = value.owner.operands[0].owner  # the torch.vtensor.literal under torch.aten.to.dtype
+        with module.context, ir.Location.unknown():
+            as_bytes = ir.RankedTensorType.get(source.attributes["value"].type.shape, ir.IntegerType.get_signless(8))
+        return constant_values.attribute_value(source, as_bytes)
+    return [literal(operand) for op in ops if op.name == "torch.aten.bitwise_xor.Tensor" for operand in op.operands]
 
 
 @pytest.mark.iree
