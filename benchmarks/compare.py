@@ -66,7 +66,7 @@ from torch.utils.flop_counter import FlopCounterMode  # noqa: E402
 import mlc  # noqa: E402
 from mlc.driver.backends import cpu_instructions  # noqa: E402
 from mlc.driver.backends import iree as iree_backend  # noqa: E402
-from mlc.driver.backends.matmul_library import kernel_of  # noqa: E402
+from mlc.driver.backends.matmul_choice import kernels as library_kernels  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
 import large_models  # noqa: E402
@@ -132,7 +132,7 @@ def build_mlc(model, inputs, opt_level=2, data_tiling=True, matmul_library="auto
     return compiled, compiled.report["seconds"], {"dispatches": compiled.report["dispatches"],
                                                   "library": len(chosen.get("library", [])),
                                                   "library kernels": dict(collections.Counter(
-                                                      map(kernel_of, chosen.get("library", [])))),
+                                                      library_kernels(chosen))),
                                                   "iree": len(chosen.get("iree", [])),
                                                   "kernels": cpu_instructions.census(compiled.vmfb)}
 

@@ -39,7 +39,7 @@ from pathlib import Path
 import torch
 
 import mlc
-from mlc.driver.backends import cpu_instructions, matmul_library
+from mlc.driver.backends import cpu_instructions, matmul_choice
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -114,8 +114,7 @@ def kernels(generator) -> str:
     decode = generator.compiled(1)
     used = cpu_instructions.census(decode.vmfb)
     named = [kind for kind, count in used.items() if count]
-    library = collections.Counter(map(matmul_library.kernel_of,
-                                      (decode.report.get("matmul library") or {}).get("library") or []))
+    library = collections.Counter(matmul_choice.kernels(decode.report.get("matmul library") or {}))
     named.extend(f"{kernel} ({count} shapes)" for kernel, count in library.items())
     return ", ".join(named) or "scalar/AVX2"
 

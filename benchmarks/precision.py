@@ -14,7 +14,7 @@ f32's tolerance, bf16 within 2 % and int8 within 5 % relative error of f32 eager
 "mlc / best" divides mlc's latency by the fastest peer's at the same precision. "kernels"
 is what mlc's executable code uses for its matmuls (driver/backends/cpu_instructions.py),
 and how many matmul shapes run on each kernel of the matmul plugin (MKL's, or mlc's own
-VNNI, AVX-512-BF16 and AMX kernels: matmul_library.kernel_of).
+VNNI, AVX-512-BF16, AVX-512 f32 and AMX kernels: matmul_choice.kernels).
 """
 
 import argparse

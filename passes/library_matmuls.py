@@ -18,7 +18,9 @@ With `packed`, a matmul of several rows by a constant weight calls `mlc_sgemm_pa
 `mlc_gemm_bf16_packed` or `mlc_gemm_s8_packed` instead, passing a fingerprint of the
 weight's values (plus the workgroup's block number): the plugin packs each block into
 MKL's layout at its first call and keeps it under that key, where MKL would pack it at
-every call.
+every call. The f32 shapes listed in `avx512` call `mlc_sgemm_epilogue` with the flag
+that runs the product on mlc's own kernel (native/sgemm_avx512.h), its weight packed
+once in that kernel's layout.
 
 A lowered `mlc.quantized_matmul` of one row (`MxKxNxq8`: its steps marked by the
 lowering) goes whole: one region calling `mlc_matvec_s8_quantizing` on the f32 row, the
@@ -244,13 +246,16 @@ def column_blocks(n: int, blocks: int) -> tuple[int, int]:
 
 
 def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_scale: ir.Value | None = None,
-                   fingerprint: int | None = None, epilogue: library_epilogue.Epilogue | None = None) -> ir.Value:
+                   fingerprint: int | None = None, epilogue: library_epilogue.Epilogue | None = None,
+                   avx512: bool = False) -> ir.Value:
     """lhs @ rhs computed on the library in a dispatch region, at the insertion point
     (with `column_scale`: the f32 rows `lhs` quantized per QUANTIZING_ROW, times the int8
     `rhs`, rescaled by each row's scale and `column_scale`, on QUANTIZING_ROWS with an
     epilogue, empty or not, for several rows; with the `fingerprint` of a
     constant `rhs`: on PACKED's function, which packs the weight once; with an
-    `epilogue` (several rows only): on EPILOGUE's function, which applies it).
+    `epilogue` (several rows only): on EPILOGUE's function, which applies it; with
+    `avx512`, an f32 product of several rows by a constant weight runs on mlc's own
+    kernel, native/sgemm_avx512.h, not MKL's: EPILOGUE's function with that flag).
 
     One workgroup calls the plugin on the whole matmul, and the plugin splits it among
     its own threads (native/team.h): the plan for IREE's local-sync driver, which runs a
@@ -270,6 +275,9 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_sca
     else:
         kind = next(name for name in FUNCTIONS if element_type(name) == lhs.type.element_type)
         function, result = (FUNCTIONS if fingerprint is None else PACKED)[kind], result_type(kind)
+        avx512 = avx512 and kind == "f32" and fingerprint is not None and m > 1
+        if avx512 and epilogue is None:
+            epilogue = library_epilogue.Epilogue()
         if epilogue is not None:
             function = EPILOGUE[kind]
     columns, count = column_blocks(n, workgroups)
@@ -300,7 +308,8 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_sca
         if epilogue is not None:
             packed = fingerprint is not None
             key = _block_fingerprint(fingerprint, workgroup, count) if packed else arith.constant(index, 0)
-            scalars += [key, arith.constant(index, epilogue.flags | (library_epilogue.PACKED if packed else 0))]
+            flags = epilogue.flags | (library_epilogue.PACKED if packed else 0) | (library_epilogue.AVX512 if avx512 else 0)
+            scalars += [key, arith.constant(index, flags)]
         elif fingerprint is not None:
             scalars.append(_block_fingerprint(fingerprint, workgroup, count))
         product = iree_flow.ukernel_call(function, inputs, block(destination, out_rows, written), scalars)
@@ -424,6 +433,9 @@ class LibraryMatmuls(Pass):
     # A region left with only a bias, a residual and a GELU after the product goes into the
     # library's call (passes/library_epilogue.py); false: it stays IREE's dispatch.
     epilogues: bool = False
+    # Of `shapes`, the f32 ones whose constant weight's product runs on mlc's own kernel
+    # (native/sgemm_avx512.h) rather than MKL's (with `packed`; several rows).
+    avx512: str = ""
 
     @property
     def chosen(self) -> set[str] | None:
@@ -432,6 +444,7 @@ class LibraryMatmuls(Pass):
 
     def run(self, module):
         chosen = self.chosen
+        on_avx512 = {s.strip() for s in self.avx512.split(",") if s.strip()}
         module.context.allow_unregistered_dialects = True  # IREE's flow ops, unregistered in mlc's context
         for op, region in matmuls(module):
             shape = matmul_shape(op, region)
@@ -444,7 +457,9 @@ class LibraryMatmuls(Pass):
                 self._move_quantized(op, *_quantized_row(op))
                 self.count("quantized rows on the library")
             else:
-                self._move(op, region)
+                self._move(op, region, avx512=shape in on_avx512)
+                if shape in on_avx512:
+                    self.count("matmuls on mlc's AVX-512 kernel")
             self.count("matmuls on the library")
 
     def _move_quantized(self, matmul: ir.Operation, row: ir.Value, rescale: ir.Operation, column_scale: ir.Value) -> None:
@@ -465,10 +480,11 @@ class LibraryMatmuls(Pass):
         if rows > 1:
             self._take_reader_epilogue(library, row, weight, fingerprint, column_scale)
 
-    def _move(self, matmul: ir.Operation, region: ir.Operation | None) -> None:
+    def _move(self, matmul: ir.Operation, region: ir.Operation | None, avx512: bool = False) -> None:
         """Computes `matmul` in a library region before its own region (or before it,
         outside every region), and removes what only it used. An lhs computed in the
-        region goes to a region of its own first (`_prologue_region`)."""
+        region goes to a region of its own first (`_prologue_region`). `avx512`: on
+        mlc's own f32 kernel (see `library_region`)."""
         if region is not None and not _from_outside(matmul.operands[0], region):
             _prologue_region(matmul.operands[0], region, matmul)
             self.count("prologues moved out")
@@ -478,31 +494,31 @@ class LibraryMatmuls(Pass):
             if self.packed and lhs.type.shape[0] > 1:  # a single row reads the weight as it lies
                 fingerprint = weight_fingerprint(rhs)
                 self.count("weights packed once" if fingerprint is not None else "weights packed at each call")
-            library = library_region(lhs, rhs, self.workgroups, fingerprint=fingerprint)
+            library = library_region(lhs, rhs, self.workgroups, fingerprint=fingerprint, avx512=avx512)
         matmul.results[0].replace_all_uses_with(library)
         body = matmul.parent.regions[0].blocks[0]
         matmul.erase()
         _erase_dead(body)
         if region is None:  # a bf16 product: the region that reads it may be its epilogue
             if lhs.type.shape[0] > 1:
-                self._take_reader_epilogue(library, lhs, rhs, fingerprint)
+                self._take_reader_epilogue(library, lhs, rhs, fingerprint, avx512=avx512)
             return
         passed = _returned_directly(region)
         if passed is None and self.epilogues and lhs.type.shape[0] > 1:
-            passed = self._take_epilogue(region, library, lhs, rhs, fingerprint)
+            passed = self._take_epilogue(region, library, lhs, rhs, fingerprint, avx512=avx512)
         if passed is not None:
             region.results[0].replace_all_uses_with(passed)
             region.erase()
             self.count("regions left empty")
 
     def _take_reader_epilogue(self, library: ir.Value, lhs: ir.Value, rhs: ir.Value, fingerprint: int | None,
-                              column_scale: ir.Value | None = None) -> None:
+                              column_scale: ir.Value | None = None, avx512: bool = False) -> None:
         """Gives the call of a product that lies outside every region the epilogue of the
         one region that reads it (`epilogues`), and removes that region."""
         reader = _only_reader_region(library)
         if not self.epilogues or reader is None:
             return
-        passed = self._take_epilogue(reader, library, lhs, rhs, fingerprint, column_scale, before=reader)
+        passed = self._take_epilogue(reader, library, lhs, rhs, fingerprint, column_scale, before=reader, avx512=avx512)
         if passed is not None:
             reader.results[0].replace_all_uses_with(passed)
             reader.erase()
@@ -510,7 +526,7 @@ class LibraryMatmuls(Pass):
 
     def _take_epilogue(self, region: ir.Operation, library: ir.Value, lhs: ir.Value, rhs: ir.Value,
                        fingerprint: int | None, column_scale: ir.Value | None = None,
-                       before: ir.Operation | None = None) -> ir.Value | None:
+                       before: ir.Operation | None = None, avx512: bool = False) -> ir.Value | None:
         """When `region` only applies an epilogue to the product, the product again on the
         library with it (the region's value), in place of the `library` region (placed
         where that was, or `before` an op); else None."""
@@ -520,7 +536,8 @@ class LibraryMatmuls(Pass):
             return None
         first = library.owner
         with ir.InsertionPoint(before or first), first.location:
-            with_epilogue = library_region(lhs, rhs, self.workgroups, column_scale, fingerprint, epilogue)
+            with_epilogue = library_region(lhs, rhs, self.workgroups, column_scale, fingerprint, epilogue,
+                                           avx512=avx512)
         library.replace_all_uses_with(with_epilogue)
         workload = first.operands[0].owner
         first.erase()

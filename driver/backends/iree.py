@@ -391,8 +391,10 @@ def _cpu_passes(module: ir.Operation, options: dict, weights_inside: bool = True
     # on IREE's task workers (one per core), one workgroup each: the plugin splits no call
     # made there.
     workgroups = 1 if driver == "local-sync" else len(os.sched_getaffinity(0))
+    # mlc's own f32 kernel needs its weight packed once, as the plugin keeps it.
+    avx512 = f" avx512={','.join(choice['avx512'])}" if weights_inside and choice.get("avx512") else ""
     return tiles + [f"mlc-library-matmuls{{shapes={shapes} workgroups={workgroups} "
-                    f"packed={str(weights_inside).lower()} epilogues=true}}", OUTLINE], facts
+                    f"packed={str(weights_inside).lower()} epilogues=true{avx512}}}", OUTLINE], facts
 
 
 # IREE's direct convolutions with full vector registers where it would give them half

@@ -182,6 +182,13 @@ def int8_on_mkl() -> bool:
     return os.environ.get("MLC_INT8_KERNEL", "").lower() == "mkl"
 
 
+def f32_on_mkl() -> bool:
+    """Whether MLC_F32_KERNEL=mkl holds the plugin's own f32 kernel off (sgemm_avx512.h):
+    the products the compiler put there run on MKL, as the plugin reads it (f32_on_mkl in
+    native/mlc_matmul.c)."""
+    return os.environ.get("MLC_F32_KERNEL", "") == "mkl"
+
+
 def kernel_of(shape: str) -> str:
     """What runs the library matmul of `shape` (a library_matmuls.shape_key) on this CPU:
     a single row runs on the plugin's own kernels where the CPU has their instructions

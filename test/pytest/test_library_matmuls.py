@@ -222,6 +222,7 @@ def test_a_shape_is_measured_once_per_machine(tmp_path, monkeypatch):
         shape = "64x256x512"
         measured = matmul_choice.Measurements.here().get([shape])[shape]
         assert measured["iree ms"] > 0 and measured["library ms"] > 0
+        assert ("avx512 ms" in measured) == matmul_choice.avx512_suits(shape)
         monkeypatch.setattr(matmul_choice, "measure", lambda shapes: pytest.fail(f"measured {shapes} again"))
         assert matmul_choice.Measurements.here().get([shape])[shape] == measured
         table = json.loads(next((tmp_path / "matmul-choices").glob("*.json")).read_text())
@@ -448,6 +449,79 @@ def test_int8_stays_on_iree_where_mkl_would_saturate(monkeypatch):
     assert matmul_library.exact_int8()
     monkeypatch.setenv("MKL_ENABLE_INSTRUCTIONS", "AVX2")
     assert not matmul_library.exact_int8()
+
+
+def test_mlc_f32_kernel_takes_the_shapes_it_measured_fastest_on(monkeypatch):
+    """Of the shapes the plugin wins by 10 % over IREE's kernel, those where mlc's own f32
+    kernel beat MKL run on it; a shape never timed on it (bf16) stays MKL's."""
+    times = {"128x768x3072": {"iree ms": 4.0, "library ms": 3.9, "avx512 ms": 3.0},  # mlc's kernel wins it
+             "128x3072x768": {"iree ms": 4.0, "library ms": 2.0, "avx512 ms": 3.0},  # MKL wins it
+             "197x768x768": {"iree ms": 1.0, "library ms": 1.5, "avx512 ms": 0.95},  # IREE's kernel keeps it
+             "128x768x768xbf16": {"iree ms": 1.0, "library ms": 0.5}}
+
+    class Known:
+        def get(self, shapes):
+            return {s: times[s] for s in shapes}
+
+    monkeypatch.setattr(matmul_choice, "eligible_shapes", lambda module: list(times))
+    monkeypatch.setattr(matmul_choice.Measurements, "here", classmethod(lambda cls: Known()))
+    choice = matmul_choice.choose(None, {})
+    assert choice["library"] == ["128x768x3072", "128x3072x768", "128x768x768xbf16"]
+    assert choice["avx512"] == ["128x768x3072"] and choice["iree"] == ["197x768x768"]
+    assert matmul_choice.kernels(choice)[0] == "mlc AVX-512"
+    assert matmul_choice.matmul_ms(None, choice) == pytest.approx(3.0 + 2.0 + 1.0 + 0.5)
+    monkeypatch.setenv("MLC_F32_KERNEL", "mkl")  # the plugin then runs it on MKL, and says so
+    assert matmul_choice.kernels(choice)[0] == matmul_library.kernel_of("128x768x3072")
+
+
+@pytest.mark.iree
+def test_f32_products_on_mlc_kernel_match_eager_and_mkl(tmp_path):
+    """mlc's own f32 kernel (sgemm_avx512.h) on odd sizes, each product's weight packed
+    once: 45 rows (6 at a time, and 3), a depth of 300 (a K block of 256 and one of 44),
+    130 and 300 columns split between the plugin's threads (panels of 64 not whole), bias,
+    GELU and residual in the call. Against eager, and against MKL (MLC_F32_KERNEL=mkl):
+    as right, and not the same bits, so mlc's kernel did run."""
+    if not matmul_choice.avx512_suits("45x300x130"):
+        pytest.skip("mlc's f32 kernel needs AVX-512F")
+    script = """
+import sys, numpy as np, torch, mlc
+from mlc.driver.backends import matmul_choice
+measured = matmul_choice.choose_measured
+def on_mlc_kernel(shapes, options, alone=False):  # every suitable shape, unmeasured
+    choice = measured(shapes, options, alone)
+    return {**choice, "avx512": [s for s in choice["library"] if matmul_choice.avx512_suits(s)]}
+matmul_choice.choose_measured = on_mlc_kernel
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.up, self.down = torch.nn.Linear(300, 130), torch.nn.Linear(130, 300)
+
+    def forward(self, x):
+        return x + self.down(torch.nn.functional.gelu(self.up(x)))
+
+torch.manual_seed(0)
+model, x = Block().eval(), torch.randn(45, 300)
+compiled = mlc.compile(model, (x,), target_options={"matmul-library": True})
+with torch.no_grad():
+    expected = model(x).numpy()
+got = np.asarray(compiled(x))
+np.save(sys.argv[1], got)
+print(sorted(set(matmul_choice.kernels(compiled.report["matmul library"]))),
+      compiled.report.pass_statistics("mlc-library-matmuls").get("matmuls on mlc's AVX-512 kernel"),
+      float(np.abs(got - expected).max() / np.abs(expected).max()) < 1e-5)
+"""
+    runs = {"mlc": {}, "mkl": {"MLC_F32_KERNEL": "mkl"}}
+    outputs = {"mlc": "['mlc AVX-512'] 2 True", "mkl": f"['{matmul_library.kernel_of('45x300x130')}'] 2 True"}
+    results = {}
+    for name, settings in runs.items():
+        env = {key: value for key, value in os.environ.items() if key != "MLC_F32_KERNEL"}
+        env.update(settings, MLC_CACHE_DIR=str(tmp_path / name))
+        done = subprocess.run([sys.executable, "-c", script, str(tmp_path / f"{name}.npy")], capture_output=True,
+                              text=True, env=env)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.strip().splitlines()[-1] == outputs[name], done.stdout
+        results[name] = np.load(tmp_path / f"{name}.npy")
+    assert not np.array_equal(results["mlc"], results["mkl"])
 
 
 @pytest.mark.iree

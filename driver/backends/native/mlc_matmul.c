@@ -11,7 +11,9 @@
  * AVX-512-BF16 for bf16 (gemv_bf16.h), VNNI for int8 (gemv_s8_vnni.h). `mlc_matvec_s8_quantizing`
  * takes an f32 row and quantizes it itself (mlc.quantized_matmul of an LLM's decode step);
  * `mlc_gemm_s8_quantizing` does so for several rows, with an epilogue, on mlc's own AMX or
- * VNNI kernel (amx_s8.h, vnni_s8.h) where the CPU has one.
+ * VNNI kernel (amx_s8.h, vnni_s8.h) where the CPU has one. An f32 product of several
+ * rows by a constant weight runs on mlc's own AVX-512 kernel (sgemm_avx512.h) where the
+ * compiler measured it faster than MKL and says so (EPILOGUE_AVX512).
  * `mlc_attention` runs one head of mlc.attention: scores, softmax and output in one call
  * (mlc_attention.h), and `mlc_layer_norm` the rows of an mlc.layer_norm (mlc_layer_norm.h).
  * Load it with `--executable_plugin=libmlc_matmul.so`. */
@@ -36,6 +38,7 @@
 #include "mlc_attention.h"
 #include "mlc_layer_norm.h"
 #include "quantize_avx512.h"
+#include "sgemm_avx512.h"
 #include "vector_math.h"
 #include "vnni_s8.h"
 
@@ -97,10 +100,10 @@ static size_t packed_limit(void) {
  * block's column sums (int32, at the next multiple of 64 bytes; see product_s8), or int8
  * in AMX's tiles for mlc's own kernel (amx_s8.h), or int8 in vpdpbusd's form with its
  * column sums for mlc's VNNI kernel (vnni_s8.h). */
-typedef enum { PACKED_F32, PACKED_BF16, PACKED_S8, PACKED_S8_AMX, PACKED_S8_VNNI } packed_kind_t;
+typedef enum { PACKED_F32, PACKED_BF16, PACKED_S8, PACKED_S8_AMX, PACKED_S8_VNNI, PACKED_F32_AVX512 } packed_kind_t;
 
 static const size_t PACKED_ELEMENT_BYTES[] = {sizeof(float), sizeof(MKL_BF16), sizeof(int8_t), sizeof(int8_t),
-                                              sizeof(int8_t)};
+                                              sizeof(int8_t), sizeof(float)};
 
 /* The bytes of a packed block, without int8's column sums. */
 static size_t packed_size(packed_kind_t kind, size_t m, size_t n, size_t k) {
@@ -110,6 +113,7 @@ static size_t packed_size(packed_kind_t kind, size_t m, size_t n, size_t k) {
     case PACKED_BF16: return cblas_gemm_bf16bf16f32_pack_get_size(CblasBMatrix, mm, nn, kk);
     case PACKED_S8_AMX: return amx_s8_packed_size(n, k);
     case PACKED_S8_VNNI: return vnni_s8_packed_bytes(n, k);
+    case PACKED_F32_AVX512: return sgemm_avx512_packed_bytes(n, k);
     default: return (cblas_gemm_s8u8s32_pack_get_size(CblasBMatrix, mm, nn, kk) + 63) / 64 * 64;
   }
 }
@@ -138,6 +142,9 @@ static void pack(packed_kind_t kind, const void* b, size_t ldb, size_t m, size_t
       break;
     case PACKED_S8_VNNI:
       vnni_s8_pack(b, ldb, n, k, packed);
+      break;
+    case PACKED_F32_AVX512:
+      sgemm_avx512_pack(b, ldb, n, k, packed);
       break;
   }
 }
@@ -220,6 +227,33 @@ static int sgemm_packed_block(void* params_ptr) {
   cblas_sgemm_compute(CblasRowMajor, CblasNoTrans, CblasPacked, (MKL_INT)g->m, (MKL_INT)g->n, (MKL_INT)g->k,
                       (const float*)g->a + g->a_offset, (MKL_INT)g->a_stride, (const float*)packed, (MKL_INT)g->n, 0.0f,
                       (float*)g->c + g->c_offset, c_stride(g->m, g->n, g->c_stride));
+  return 0;
+}
+
+/* Whether MLC_F32_KERNEL=mkl holds mlc's own f32 kernel off: what the compiler chose
+ * for it then runs on MKL (the check that both give the same products). */
+static int f32_on_mkl(void) {
+  static int on_mkl = -1;
+  if (on_mkl < 0) {
+    const char* set = getenv("MLC_F32_KERNEL");
+    on_mkl = set != NULL && strcmp(set, "mkl") == 0;
+  }
+  return on_mkl;
+}
+
+/* mlc_sgemm_packed on mlc's own kernel (sgemm_avx512.h), its weight packed once in that
+ * kernel's layout; on MKL where the CPU lacks AVX-512, MLC_F32_KERNEL=mkl holds it
+ * off, or the weight cannot be kept packed. */
+static int sgemm_avx512_packed_block(void* params_ptr) {
+  const mlc_sgemm_packed_params_t* p = (const mlc_sgemm_packed_params_t*)params_ptr;
+  const mlc_gemm_params_t* g = &p->gemm;
+  if (g->m == 0 || g->n == 0) return 0;
+  if (!sgemm_avx512_available() || f32_on_mkl()) return sgemm_packed_block(params_ptr);
+  const float* b = (const float*)g->b + g->b_offset;
+  const float* packed = packed_block(p->fingerprint, PACKED_F32_AVX512, b, g->b_stride, g->m, g->n, g->k);
+  if (!packed) return sgemm_packed_block(params_ptr);
+  sgemm_avx512((const float*)g->a + g->a_offset, g->a_stride, g->m, packed, g->n, g->k, (float*)g->c + g->c_offset,
+               (size_t)c_stride(g->m, g->n, g->c_stride));
   return 0;
 }
 
@@ -382,6 +416,7 @@ enum {
   EPILOGUE_GELU_TANH = 8,
   EPILOGUE_PACKED = 16,
   EPILOGUE_TO_BF16 = 32, /* C is bf16: the f32 result rounded to nearest even, as mlc's cast */
+  EPILOGUE_AVX512 = 64,  /* f32 with EPILOGUE_PACKED: the product on mlc's own kernel (sgemm_avx512.h) */
 };
 
 typedef struct {
@@ -475,7 +510,8 @@ static int with_epilogue(const mlc_gemm_epilogue_params_t* p, int (*packed)(void
 }
 
 static int sgemm_epilogue_block(void* params_ptr) {
-  return with_epilogue((const mlc_gemm_epilogue_params_t*)params_ptr, sgemm_packed_block, sgemm_block);
+  const mlc_gemm_epilogue_params_t* p = (const mlc_gemm_epilogue_params_t*)params_ptr;
+  return with_epilogue(p, p->flags & EPILOGUE_AVX512 ? sgemm_avx512_packed_block : sgemm_packed_block, sgemm_block);
 }
 
 static int gemm_bf16_epilogue_block(void* params_ptr) {

@@ -1,0 +1,131 @@
+/* An f32 matrix product on AVX-512 FMA: C = A B for several rows of A and a constant
+ * weight B packed once. Included by mlc_matmul.c.
+ *
+ * Why mlc's own: on AMD's Zen 4, MKL's f32 GEMM ran BERT-base's and ViT-B/16's shapes at
+ * 65-70 GFLOP/s a core, slower than IREE's mmt4d kernel (85-97), which uses a fixed
+ * 16x16x1 tile. This kernel keeps 6 rows by 64 columns in 24 registers and reads B's
+ * 64 columns as 4 aligned loads a k: 195-200 GFLOP/s on the two cores (C harness).
+ * Whether it or MKL or IREE's kernel runs a shape is measured per shape on the machine
+ * (driver/backends/matmul_choice.py).
+ *
+ * Layout of the packed B (sgemm_avx512_pack): K in blocks of SGEMM_AVX512_KC; for each
+ * block, for each panel of 64 columns, kc x 64 floats, each k's 64 columns together,
+ * zeros past N. A block of kc x 64 floats (64 KB) stays in L2 while every row of A
+ * passes over it. */
+
+#include <immintrin.h>
+#include <stddef.h>
+#include <string.h>
+
+#define SGEMM_AVX512_TARGET __attribute__((target("avx512f")))
+
+enum { SGEMM_AVX512_ROWS = 6, SGEMM_AVX512_COLUMNS = 64, SGEMM_AVX512_KC = 256 };
+
+static int sgemm_avx512_available(void) { return __builtin_cpu_supports("avx512f"); }
+
+static size_t sgemm_avx512_panels(size_t n) { return (n + SGEMM_AVX512_COLUMNS - 1) / SGEMM_AVX512_COLUMNS; }
+
+/* The bytes of the packed weight. */
+static size_t sgemm_avx512_packed_bytes(size_t n, size_t k) {
+  return sgemm_avx512_panels(n) * SGEMM_AVX512_COLUMNS * k * sizeof(float);
+}
+
+/* B (k x n, row stride ldb) into sgemm_avx512_packed_bytes(n, k), as the header says. */
+static void sgemm_avx512_pack(const float* b, size_t ldb, size_t n, size_t k, float* packed) {
+  const size_t panels = sgemm_avx512_panels(n);
+  for (size_t k0 = 0; k0 < k; k0 += SGEMM_AVX512_KC) {
+    const size_t kc = k - k0 < SGEMM_AVX512_KC ? k - k0 : SGEMM_AVX512_KC;
+    for (size_t panel = 0; panel < panels; ++panel) {
+      const size_t j0 = panel * SGEMM_AVX512_COLUMNS, width = n - j0 < SGEMM_AVX512_COLUMNS ? n - j0 : SGEMM_AVX512_COLUMNS;
+      for (size_t kk = 0; kk < kc; ++kk, packed += SGEMM_AVX512_COLUMNS) {
+        memcpy(packed, b + (k0 + kk) * ldb + j0, width * sizeof(float));
+        memset(packed + width, 0, (SGEMM_AVX512_COLUMNS - width) * sizeof(float));
+      }
+    }
+  }
+}
+
+/* C[0:rows, columns of `mask`] (+)= A[0:rows, 0:kc] times one packed panel of kc x 64,
+ * starting from zero where `first`; rows at most SGEMM_AVX512_ROWS. `mask` holds the
+ * columns that exist, 16 to a quarter. Inlined with `rows` a constant (sgemm_avx512_panel),
+ * so the accumulators stay in registers. */
+SGEMM_AVX512_TARGET __attribute__((always_inline)) static inline void sgemm_avx512_tile(
+    const float* a, size_t lda, const float* panel, size_t kc, float* c, size_t ldc, int first,
+    const __mmask16 mask[4], const int rows) {
+  __m512 acc[SGEMM_AVX512_ROWS][4];
+#pragma GCC unroll 6
+  for (int r = 0; r < rows; ++r)
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; ++q)
+      acc[r][q] = first ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(mask[q], c + r * ldc + 16 * q);
+  for (size_t kk = 0; kk < kc; ++kk) {
+    const float* b = panel + kk * SGEMM_AVX512_COLUMNS;
+    _mm_prefetch((const char*)(b + 8 * SGEMM_AVX512_COLUMNS), _MM_HINT_T0);
+    _mm_prefetch((const char*)(b + 8 * SGEMM_AVX512_COLUMNS) + 64, _MM_HINT_T0);
+    _mm_prefetch((const char*)(b + 8 * SGEMM_AVX512_COLUMNS) + 128, _MM_HINT_T0);
+    _mm_prefetch((const char*)(b + 8 * SGEMM_AVX512_COLUMNS) + 192, _MM_HINT_T0);
+    const __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
+    const __m512 b2 = _mm512_load_ps(b + 32), b3 = _mm512_load_ps(b + 48);
+#pragma GCC unroll 6
+    for (int r = 0; r < rows; ++r) {
+      const __m512 x = _mm512_set1_ps(a[r * lda + kk]);
+      acc[r][0] = _mm512_fmadd_ps(x, b0, acc[r][0]);
+      acc[r][1] = _mm512_fmadd_ps(x, b1, acc[r][1]);
+      acc[r][2] = _mm512_fmadd_ps(x, b2, acc[r][2]);
+      acc[r][3] = _mm512_fmadd_ps(x, b3, acc[r][3]);
+    }
+  }
+#pragma GCC unroll 6
+  for (int r = 0; r < rows; ++r)
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; ++q) _mm512_mask_storeu_ps(c + r * ldc + 16 * q, mask[q], acc[r][q]);
+}
+
+/* sgemm_avx512_tile for 1 to SGEMM_AVX512_ROWS rows, each count its own code. */
+SGEMM_AVX512_TARGET static void sgemm_avx512_panel(const float* a, size_t lda, const float* panel, size_t kc,
+                                                   float* c, size_t ldc, int first, const __mmask16 mask[4],
+                                                   size_t rows) {
+  switch (rows) {
+    case 1: sgemm_avx512_tile(a, lda, panel, kc, c, ldc, first, mask, 1); break;
+    case 2: sgemm_avx512_tile(a, lda, panel, kc, c, ldc, first, mask, 2); break;
+    case 3: sgemm_avx512_tile(a, lda, panel, kc, c, ldc, first, mask, 3); break;
+    case 4: sgemm_avx512_tile(a, lda, panel, kc, c, ldc, first, mask, 4); break;
+    case 5: sgemm_avx512_tile(a, lda, panel, kc, c, ldc, first, mask, 5); break;
+    default: sgemm_avx512_tile(a, lda, panel, kc, c, ldc, first, mask, 6); break;
+  }
+}
+
+/* Columns of each panel that exist: 16 to a quarter. */
+static void sgemm_avx512_mask(size_t width, __mmask16 mask[4]) {
+  for (int q = 0; q < 4; ++q) {
+    const size_t have = width > 16u * q ? width - 16u * q : 0;
+    mask[q] = have >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << have) - 1u);
+  }
+}
+
+/* Panels a row strip passes over before the next K block: 2 panels of 64 columns keep
+ * C's 6 x 128 block in L1 between K blocks. */
+enum { SGEMM_AVX512_CHUNK = 2 };
+
+/* C (m x n, ldc apart) = A (m x k, lda apart) times the packed B. */
+SGEMM_AVX512_TARGET static void sgemm_avx512(const float* a, size_t lda, size_t m, const float* packed, size_t n,
+                                             size_t k, float* c, size_t ldc) {
+  const size_t panels = sgemm_avx512_panels(n);
+  for (size_t p0 = 0; p0 < panels; p0 += SGEMM_AVX512_CHUNK) {
+    const size_t p1 = p0 + SGEMM_AVX512_CHUNK < panels ? p0 + SGEMM_AVX512_CHUNK : panels;
+    for (size_t k0 = 0; k0 < k; k0 += SGEMM_AVX512_KC) {
+      const size_t kc = k - k0 < SGEMM_AVX512_KC ? k - k0 : SGEMM_AVX512_KC;
+      const float* block = packed + k0 * panels * SGEMM_AVX512_COLUMNS;
+      for (size_t i = 0; i < m; i += SGEMM_AVX512_ROWS) {
+        const size_t rows = m - i < SGEMM_AVX512_ROWS ? m - i : SGEMM_AVX512_ROWS;
+        for (size_t panel = p0; panel < p1; ++panel) {
+          const size_t j = panel * SGEMM_AVX512_COLUMNS;
+          __mmask16 mask[4];
+          sgemm_avx512_mask(n - j, mask);
+          sgemm_avx512_panel(a + i * lda + k0, lda, block + panel * kc * SGEMM_AVX512_COLUMNS, kc, c + i * ldc + j,
+                             ldc, k0 == 0, mask, rows);
+        }
+      }
+    }
+  }
+}
