@@ -18,6 +18,7 @@ The `matmul-library` target option of llvm-cpu: "auto" (measure; the default), t
 (every matmul that qualifies, unmeasured) or false (none).
 """
 
+import functools
 import hashlib
 import json
 import math
@@ -418,13 +419,38 @@ def measure(shapes: list[str]) -> dict:
         # returns when its work is done): copying a 197x3072 input in at each call added
         # about 1 ms to both kernels, and its noise hid a 1.5x difference between them.
         held = {name: iree.runtime.asdevicearray(iree.runtime.get_device(VARIANTS[name][1]), a) for name in kernels}
-        times = {name: [] for name in kernels}
-        for _ in range(ROUNDS):
-            for name, kernel in kernels.items():
-                kernel(held[name])  # the first call after the other kernel's pays for cold caches
-                start = time.perf_counter()
-                for _ in range(CALLS):
-                    kernel(held[name])
-                times[name].append((time.perf_counter() - start) / CALLS / count)
-        results[shape] = {f"{name} ms": round(min(t) * 1e3, 4) for name, t in times.items()}
+        results[shape] = timed_again_if_disturbed(shape, functools.partial(_rounds, kernels, held, count))
     return results
+
+
+def _rounds(kernels: dict, held: dict, count: int) -> dict:
+    """Each kernel's fastest product over ROUNDS interleaved rounds, in ms."""
+    times = {name: [] for name in kernels}
+    for _ in range(ROUNDS):
+        for name, kernel in kernels.items():
+            kernel(held[name])  # the first call after the other kernel's pays for cold caches
+            start = time.perf_counter()
+            for _ in range(CALLS):
+                kernel(held[name])
+            times[name].append((time.perf_counter() - start) / CALLS / count)
+    return {f"{name} ms": round(min(t) * 1e3, 4) for name, t in times.items()}
+
+
+def disturbed(shape: str, timing: dict) -> bool:
+    """Whether a shape of several rows measured no faster on IREE's two workers than on
+    one thread: a sign that another process held one CPU while it was timed, which slows
+    every two-thread variant (IREE's workers, the plugin's team) and not the one-thread
+    one. On a busy AMD EPYC, 64x2048x512 timed 1.40 ms on the workers, 1.25 on one thread
+    and 1.30 on mlc's own kernel, and the MLP ran 1.02-1.09 of IREE direct; timed again,
+    0.85, 1.36 and 0.80, and 0.88-0.93."""
+    return library_matmuls.parse_key(shape)[0] > 1 and timing["iree ms"] >= timing["iree one thread ms"]
+
+
+def timed_again_if_disturbed(shape: str, time_once) -> dict:
+    """`time_once()`, and once more where that looks `disturbed`: each variant's faster
+    time of the two (other work only adds time)."""
+    timing = time_once()
+    if disturbed(shape, timing):
+        again = time_once()
+        timing = {name: min(ms, again[name]) for name, ms in timing.items()}
+    return timing
