@@ -231,6 +231,19 @@ def test_a_shape_is_measured_once_per_machine(tmp_path, monkeypatch):
         matmul_library.plugin.cache_clear()
 
 
+def test_timings_with_mlc_kernels_held_off_are_kept_apart(monkeypatch):
+    """With MLC_F32_KERNEL=mkl (or MLC_INT8_KERNEL=mkl, or MKL held below the CPU) the
+    plugin's variants run other kernels, and their timings go to a table of their own."""
+    for name in ("MLC_F32_KERNEL", "MLC_INT8_KERNEL", "MKL_ENABLE_INSTRUCTIONS"):
+        monkeypatch.delenv(name, raising=False)
+    tables = {matmul_choice.Measurements.here().path}
+    for name, value in (("MLC_F32_KERNEL", "mkl"), ("MLC_INT8_KERNEL", "mkl"), ("MKL_ENABLE_INSTRUCTIONS", "AVX2")):
+        monkeypatch.setenv(name, value)
+        tables.add(matmul_choice.Measurements.here().path)
+        monkeypatch.delenv(name)
+    assert len(tables) == 4
+
+
 def test_the_choice_follows_the_measurements(monkeypatch):
     """The library wins a shape only when it measured at least 10 % faster."""
     times = {"128x768x3072": {"iree ms": 4.0, "library ms": 2.0}, "128x3072x768": {"iree ms": 4.0, "library ms": 3.9}}
