@@ -25,7 +25,9 @@ once in that kernel's layout.
 A lowered `mlc.quantized_matmul` of one row (`MxKxNxq8`: its steps marked by the
 lowering) goes whole: one region calling `mlc_matvec_s8_quantizing` on the f32 row, the
 int8 weight's block and its columns' scales, which quantizes the row inside the call;
-the steps that led up to it are erased. Of several rows (mlc-quantize-int8{whole-matrices}),
+the steps that led up to it are erased. With `packed`, a constant weight's fingerprint
+goes with it (0 otherwise): the plugin lays the weight out once as its VNNI row kernel
+streams it (native/gemv_s8_vnni.h). Of several rows (mlc-quantize-int8{whole-matrices}),
 it calls `mlc_gemm_s8_quantizing`, which quantizes the rows, multiplies (the weight
 packed once, with `packed`) and rescales, and takes the epilogue of the region that
 reads it (with `epilogues`), as a product of a region does.
@@ -312,6 +314,8 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_sca
             scalars += [key, arith.constant(index, flags)]
         elif fingerprint is not None:
             scalars.append(_block_fingerprint(fingerprint, workgroup, count))
+        elif function == QUANTIZING_ROW:  # no fingerprint: the weight read as it lies
+            scalars.append(arith.constant(index, 0))
         product = iree_flow.ukernel_call(function, inputs, block(destination, out_rows, written), scalars)
         if count > 1:
             product = tensor.insert_slice(product, destination, [offset], [size], [], [0] * len(out_rows) + [DYNAMIC],
@@ -468,8 +472,8 @@ class LibraryMatmuls(Pass):
         the weight is packed once (`packed`) and the region that reads the product gives
         its epilogue to the call where it is only one (`epilogues`)."""
         weight, rows = matmul.operands[1], row.type.shape[0]
-        fingerprint = weight_fingerprint(weight) if self.packed and rows > 1 else None
-        if self.packed and rows > 1:
+        fingerprint = weight_fingerprint(weight) if self.packed else None
+        if self.packed:
             self.count("weights packed once" if fingerprint is not None else "weights packed at each call")
         with ir.InsertionPoint(rescale), rescale.location:
             library = library_region(row, weight, self.workgroups, column_scale, fingerprint=fingerprint)

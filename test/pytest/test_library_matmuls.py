@@ -285,7 +285,7 @@ def test_int8_matmuls_on_the_library_sum_exactly_as_iree_does():
         else:
             assert library_shapes(on) == [f"{x.shape[0]}x72x200x{kind}", f"{x.shape[0]}x200x40x{kind}"]
             packed = on.report.pass_statistic("mlc-library-matmuls", "weights packed once")
-            assert packed == (0 if x.shape[0] == 1 else 2)  # several rows: the weight and its column sums packed once
+            assert packed == 2  # the weight packed once: with its column sums, or for the VNNI row kernel
         for _ in range(2):
             np.testing.assert_allclose(np.asarray(on(x)), np.asarray(off(x)), rtol=1e-6, atol=1e-6)
 
@@ -427,6 +427,30 @@ def test_int8_single_rows_run_whole_on_the_library_and_sum_exactly():
                                                        "mlc dispatch regions": 2, "formed by IREE": 0}
         assert off.report["dispatches by kind"]["mlc dispatch regions"] >= 6  # the steps, as graph ops
         np.testing.assert_allclose(np.asarray(on(x)), np.asarray(off(x)), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.iree
+def test_int8_single_rows_sum_the_same_on_the_packed_copy_and_as_the_weight_lies():
+    """A constant int8 weight of a single row is laid out once as the VNNI row kernel
+    streams it (gemv_s8_pack), and each block's first calls take the packed copy and the
+    weight as it lies in turn, timed, before the faster is kept (native/mlc_matmul.c,
+    ROW_TRIALS). Both sum exactly: each of the first 21 calls (trials, then the choice)
+    gives the same bits, those of IREE's steps to rounding. Rows past a multiple of 4 (75, 130), columns past a
+    multiple of 64 (130, 67) and a block of more than GEMV_S8_GROUPS groups (300 columns
+    split between two threads) are padded in the packed copy."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(75, 130), torch.nn.ReLU(), torch.nn.Linear(130, 67),
+                                torch.nn.ReLU(), torch.nn.Linear(67, 600))
+    x = torch.randn(1, 75)
+    on = mlc.compile(model, (x,), precision="int8", **ON)
+    off = mlc.compile(model, (x,), precision="int8", target_options={"matmul-library": False})
+    if not matmul_library.exact_int8():
+        pytest.skip("no VNNI: single int8 rows stay on IREE's kernel")
+    assert on.report.pass_statistic("mlc-library-matmuls", "weights packed once") == 3
+    first = np.asarray(on(x))
+    np.testing.assert_allclose(first, np.asarray(off(x)), rtol=1e-6, atol=1e-6)  # IREE may fuse rescale and bias
+    for _ in range(20):
+        np.testing.assert_array_equal(np.asarray(on(x)), first)
 
 
 @pytest.mark.iree
