@@ -591,16 +591,11 @@ static float quantize_row(const float* x, size_t k, uint8_t* q, uint8_t flip) {
   return sx;
 }
 
-/* y = (q(x) . W) * sx * scale, where sx = max(max|x|, tiny * 127) / 127 and
- * q(x) = round-half-even(x / sx) in -127..127: mlc.quantized_matmul's lowering to linalg,
- * computed in the same order, so the two give the same floats. One dispatch where IREE's
- * kernel needs four before it (the largest magnitude, the scale, the quantized row and its
- * pack): a decode step's dispatches are short, and each costs its gap. */
 /* Whether a single int8 row reads its weight's packed copy (gemv_s8_pack) or the weight as
  * it lies: measured on each block's first calls, ROW_TRIALS each way in turn, then fixed
  * (the faster of each way's fastest call). Both sum exactly, so the choice changes no
  * result. On an AMD EPYC (Zen 4) the packed copy streams 1.5-3x faster (GPT-2's int8
- * decode step: 9.1-11.0 -> 7.4-7.8 ms per token); on an Intel Xeon the weight as it lies
+ * decode step: 9.6-10.0 -> 6.3-7.1 ms per token); on an Intel Xeon the weight as it lies
  * already read at 26-28 GB/s, and a packed copy measured slower in the decode step
  * (README, Measured). A block chosen to read the weight as it lies keeps its packed copy
  * (kept blocks are never freed: another thread may be reading one). */
@@ -610,48 +605,53 @@ typedef struct {
   uint64_t fingerprint; /* 0: free slot */
   int calls;            /* trials so far; 2 * ROW_TRIALS: decided */
   int packed_won;
-  uint64_t fastest[2];  /* ns: as it lies, packed */
+  uint64_t fastest[2]; /* ns: as it lies, packed */
 } row_layout_t;
 
 static row_layout_t row_layouts[ROW_SLOTS];
 static pthread_mutex_t row_layout_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* This call's way for the block (1: packed), and through `trial` whether it is timed. */
+/* The block's entry, or the free slot where it goes; NULL when the table is full. Under
+ * row_layout_lock. */
+static row_layout_t* row_layout_slot(uint64_t fingerprint) {
+  for (size_t i = fingerprint % ROW_SLOTS, probes = 0; probes < ROW_SLOTS; i = (i + 1) % ROW_SLOTS, ++probes)
+    if (row_layouts[i].fingerprint == fingerprint || !row_layouts[i].fingerprint) return &row_layouts[i];
+  return NULL;
+}
+
+/* This call's way for the block (1: packed), and through `trial` whether it is timed. The
+ * call that packed the copy is not timed (the copy is still in cache), nor any call once
+ * the table is full (packed). */
 static int row_layout_pick(uint64_t fingerprint, int* trial) {
   pthread_mutex_lock(&row_layout_lock);
-  size_t i = fingerprint % ROW_SLOTS, probes = 0;
-  for (; probes < ROW_SLOTS && row_layouts[i].fingerprint && row_layouts[i].fingerprint != fingerprint;
-       i = (i + 1) % ROW_SLOTS, ++probes) {
-  }
+  row_layout_t* layout = row_layout_slot(fingerprint);
   int packed = 1;
   *trial = 0;
-  if (probes < ROW_SLOTS) {
-    row_layout_t* layout = &row_layouts[i];
-    if (!layout->fingerprint) { /* the call that packed it: untimed, its copy still in cache */
-      *layout = (row_layout_t){fingerprint, 0, 0, {UINT64_MAX, UINT64_MAX}};
-      pthread_mutex_unlock(&row_layout_lock);
-      return 1;
-    }
+  if (layout && !layout->fingerprint) {
+    *layout = (row_layout_t){fingerprint, 0, 0, {UINT64_MAX, UINT64_MAX}};
+  } else if (layout) {
     *trial = layout->calls < 2 * ROW_TRIALS;
     packed = *trial ? layout->calls % 2 == 0 : layout->packed_won;
-  } /* else the table is full: packed, untimed */
+  }
   pthread_mutex_unlock(&row_layout_lock);
   return packed;
 }
 
 static void row_layout_record(uint64_t fingerprint, int packed, uint64_t ns) {
   pthread_mutex_lock(&row_layout_lock);
-  size_t i = fingerprint % ROW_SLOTS, probes = 0;
-  for (; probes < ROW_SLOTS && row_layouts[i].fingerprint != fingerprint; i = (i + 1) % ROW_SLOTS, ++probes) {
-  }
-  if (probes < ROW_SLOTS && row_layouts[i].calls < 2 * ROW_TRIALS) {
-    row_layout_t* layout = &row_layouts[i];
+  row_layout_t* layout = row_layout_slot(fingerprint);
+  if (layout && layout->fingerprint == fingerprint && layout->calls < 2 * ROW_TRIALS) {
     if (ns < layout->fastest[packed]) layout->fastest[packed] = ns;
     if (++layout->calls == 2 * ROW_TRIALS) layout->packed_won = layout->fastest[1] <= layout->fastest[0];
   }
   pthread_mutex_unlock(&row_layout_lock);
 }
 
+/* y = (q(x) . W) * sx * scale, where sx = max(max|x|, tiny * 127) / 127 and
+ * q(x) = round-half-even(x / sx) in -127..127: mlc.quantized_matmul's lowering to linalg,
+ * computed in the same order, so the two give the same floats. One dispatch where IREE's
+ * kernel needs four before it (the largest magnitude, the scale, the quantized row and its
+ * pack): a decode step's dispatches are short, and each costs its gap. */
 static int matvec_s8_quantizing_block(void* params_ptr) {
   const mlc_quantized_row_params_t* p = (const mlc_quantized_row_params_t*)params_ptr;
   if (p->m != 1) return 1; /* mlc emits it for one row */
