@@ -6,7 +6,6 @@ and in proportion to the capacity). As `Resident`s they stay where IREE wrote th
 next call takes them in place of tensors, and IREE writes the new cache rows into them.
 """
 
-import numpy as np
 import torch
 
 from ..errors import UserError
@@ -17,30 +16,30 @@ class Resident:
     results into that memory, so it is taken once: passing it again is an error, and so
     is reading it after (read it first with `tensor()`)."""
 
-    def __init__(self, array, read):
-        self._array = array  # an iree.runtime.DeviceArray
-        self._read = read  # DeviceArray -> numpy array (a copy)
-        self.shape = tuple(array.shape)
-        self.dtype = np.dtype(array.dtype)
+    def __init__(self, kept, read):
+        self._kept = kept  # (buffer view, numpy dtype): the backend's kept result
+        self._read = read  # kept -> numpy array (a copy)
+        self.shape = tuple(kept[0].shape)
+        self.dtype = kept[1]
 
     def tensor(self) -> torch.Tensor:
         """A copy in host memory."""
         from .compiled import _tensor
 
-        return _tensor(np.array(self._read(self._live()), copy=True))
+        return _tensor(self._read(self._live()))
 
     def take(self):
-        """The array, for the call that takes this value; it is spent after."""
-        array = self._live()
-        self._array = None
-        return array
+        """The kept result, for the call that takes this value; it is spent after."""
+        kept = self._live()
+        self._kept = None
+        return kept
 
     def _live(self):
-        if self._array is None:
+        if self._kept is None:
             raise UserError("this resident value was passed to a call already, which may have written into its "
                             "memory: pass each one once, and read it (.tensor()) before")
-        return self._array
+        return self._kept
 
     def __repr__(self) -> str:
-        state = "spent" if self._array is None else "in IREE's memory"
+        state = "spent" if self._kept is None else "in IREE's memory"
         return f"Resident(shape={list(self.shape)}, dtype={self.dtype}, {state})"

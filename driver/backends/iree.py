@@ -30,6 +30,7 @@ from ..executable_cache import ExecutableCache
 from ..failures import IreeCompileFailure, OutOfMemory
 from . import cpu_instructions, matmul_choice, matmul_library
 from . import parameters as external_parameters
+from .buffer_call import BufferCall
 from .target import Target
 
 CPU_FLAGS = (
@@ -262,6 +263,10 @@ def load(vmfb: bytes, parameters=None, driver="local-task"):
 def load_functions(vmfb: bytes, driver: str = "local-task", parameters=None):
     """The module's functions by name, loaded into an IREE runtime context. On the CPU,
     mlc's matmul plugin is handed to IREE first (see matmul_library.register)."""
+    return _load_context(vmfb, driver, parameters).modules.module
+
+
+def _load_context(vmfb: bytes, driver: str, parameters=None) -> "iree.runtime.SystemContext":
     if driver.startswith("local"):
         matmul_library.register()
     config = iree.runtime.Config(driver)
@@ -274,7 +279,7 @@ def load_functions(vmfb: bytes, driver: str = "local-task", parameters=None):
         if matmul_library.calls_plugin(vmfb):  # IREE says "no executable loader registered"
             raise matmul_library.missing_plugin_error(error) from None
         raise
-    return context.modules.module
+    return context
 
 
 # A result smaller than this is copied out of IREE's buffer; a larger one keeps the
@@ -316,24 +321,42 @@ def _classified(error: RuntimeError) -> Exception:
 
 def host_function(vmfb: bytes, parameters=None, driver=None):
     """`main` on the CPU as a function from numpy arrays to a list of numpy arrays."""
-    main = load(vmfb, parameters, driver or "local-task")
+    context = _load_context(vmfb, driver or "local-task", parameters)
+    main = context.modules.module["main"]
+    device = context.config.device
+    on_views = BufferCall(context, main.vm_function, functools.partial(_upload, device))
+
+    def device_array(kept) -> "iree.runtime.DeviceArray":
+        view, dtype = kept
+        return iree.runtime.DeviceArray(device, view, implicit_host_transfer=True, override_dtype=dtype)
 
     def call(*arrays, keep=()):
-        """`arrays` are numpy arrays, or DeviceArrays kept by an earlier call (IREE takes
-        those as they are); the results at the indices `keep` stay DeviceArrays."""
+        """`arrays` are numpy arrays, or results an earlier call kept (IREE takes those
+        as they are); the results at the indices `keep` stay in IREE's memory, each a
+        (buffer view, dtype) pair."""
+        arrays = _apart(arrays, read)
         try:
-            results = main(*_apart(arrays))
+            if keep or any(isinstance(array, tuple) for array in arrays):
+                results = on_views([array[0] if isinstance(array, tuple) else array for array in arrays], keep)
+            else:
+                results = main(*(device_array(array) if isinstance(array, tuple) else array for array in arrays))
+                results = results if isinstance(results, tuple) else (results,)
+                results = [(_buffer_view(result), result.dtype) if i in keep and _is_buffer(result) else result
+                           for i, result in enumerate(results)]
         except RuntimeError as error:
             raise _classified(error) from None
-        results = results if isinstance(results, tuple) else (results,)
         # A result that is one buffer with a kept one is copied out: a later call may write
         # into the kept one's memory.
-        kept = [result for i, result in enumerate(results) if i in keep and _is_buffer(result)]
+        kept = [result[0] for i, result in enumerate(results) if i in keep and isinstance(result, tuple)]
         return [result if i in keep or not _is_buffer(result)
-                else host_result(result, owned=any(_same_memory(result, other) for other in kept))
+                else host_result(result, owned=any(_buffer_view(result) == view for view in kept))
                 for i, result in enumerate(results)]
 
-    call.read = host_result
+    def read(kept) -> np.ndarray:
+        """A kept result as a numpy array (a copy)."""
+        return host_result(device_array(kept), owned=True)
+
+    call.read = read
     return call
 
 
@@ -521,25 +544,20 @@ def _buffer_view(array: "iree.runtime.DeviceArray") -> "iree.runtime.HalBufferVi
     return array._buffer_view
 
 
-def _same_memory(a, b) -> bool:
-    """Whether two DeviceArrays are one buffer: a function returning one value twice
-    gives the same buffer view for both."""
-    return a._buffer_view == b._buffer_view
-
-
-def _apart(arrays) -> list:
-    """The inputs, with a DeviceArray that shares its memory with an earlier input read
-    out to a copy. IREE takes its inputs as consumed and writes a result into an input's
-    memory where it can (a cache updated at the position), which must not change another
-    input."""
-    devices = []
+def _apart(arrays, read) -> list:
+    """The inputs, with a kept result that shares its memory with an earlier input read
+    out to a copy (`read`). IREE takes its inputs as consumed and writes a result into an
+    input's memory where it can (a cache updated at the position), which must not change
+    another input. A kept result is a (buffer view, dtype) pair: a function returning one
+    value twice gives the same buffer view for both."""
+    views = []
     apart = []
     for array in arrays:
-        if _is_buffer(array):
-            if any(_same_memory(array, other) for other in devices):
-                array = np.array(array.to_host(), copy=True)
+        if isinstance(array, tuple):
+            if any(array[0] == view for view in views):
+                array = read(array)
             else:
-                devices.append(array)
+                views.append(array[0])
         apart.append(array)
     return apart
 
