@@ -1,9 +1,11 @@
 """argmax/argmin and argsort -> `linalg.generic`s that carry indices; scatter ->
 `tm_tensor.scatter`.
 
-argmax/argmin: one reduction over `axis` with two accumulators, the best value
-and its index; the choice (larger, or equal with a smaller index; NaN wins) does
-not depend on the order IREE visits the elements in.
+argmax/argmin: two reductions over `axis`, each of one accumulator and a combiner
+IREE vectorizes: the best value (`arith.maximumf`, NaN over every number), then
+the smallest index where the element ties with it (equal, or both NaN). As one
+reduction of two accumulators (value and index), IREE ran it one element at a
+time: GPT-2's next token, argmax over 50257 logits, took 0.29 ms (AMD EPYC).
 
 argsort: two generics, each quadratic in the sorted length. The first counts,
 for every element, the elements that sort before it (its rank); the second
@@ -27,6 +29,8 @@ result (minlength zeros when the input is empty by its type). The result's size 
 so computed from the input's values, not its sizes: `mlc-form-dispatch-regions`
 cannot trace it and leaves the group to IREE.
 """
+
+import math
 
 from torch_mlir import ir
 from torch_mlir.dialects import arith, linalg, tensor
@@ -62,13 +66,12 @@ def _is_nan(x):
     return arith.cmpf(arith.CmpFPredicate.UNO, x, x)
 
 
-def _beats(a, b, largest: bool, nan_wins: bool):
-    """a is strictly larger than b (smaller, unless `largest`); a NaN beats every
-    number when `nan_wins` (argmax and argmin), else it counts as the largest (sort)."""
+def _beats(a, b, largest: bool):
+    """a sorts strictly after b (before, unless `largest`); a NaN sorts above every number."""
     if not is_float(a.type):
         return arith.cmpi(arith.CmpIPredicate.sgt if largest else arith.CmpIPredicate.slt, a, b)
     ordered = arith.cmpf(arith.CmpFPredicate.OGT if largest else arith.CmpFPredicate.OLT, a, b)
-    nan, other = (a, b) if nan_wins or largest else (b, a)
+    nan, other = (a, b) if largest else (b, a)
     return arith.ori(ordered, arith.andi(_is_nan(nan), _not(_is_nan(other))))
 
 
@@ -103,21 +106,28 @@ def _lower_arg_reduction(op):
     index_type = op.result.type.element_type
     kept = [d for d in range(rank) if d != axis]
     kept_sizes = [sizes(x)[d] for d in kept]
-    best = filled(kept_sizes, x.type.element_type, float("-inf") if largest else float("inf"))
-    best_index = filled(kept_sizes, index_type, 0)
-    maps = [identity(rank), dims_map(rank, kept), dims_map(rank, kept)]
+    maps = [identity(rank), dims_map(rank, kept)]
     iterators = [REDUCTION if d == axis else PARALLEL for d in range(rank)]
+    best = _generic([x], [filled(kept_sizes, x.type.element_type, float("-inf") if largest else float("inf"))],
+                    maps, iterators, lambda value, best: [_best(value, best, largest)])[0]
 
-    def body(value, best_value, best_position):
-        position = _index(axis, index_type)
-        earlier = arith.cmpi(arith.CmpIPredicate.slt, position, best_position)
-        take = arith.ori(_beats(value, best_value, largest, True), arith.andi(_ties(value, best_value), earlier))
-        return arith.select(take, value, best_value), arith.select(take, position, best_position)
+    def first_tie(value, best, found):
+        position = arith.select(_ties(value, best), _index(axis, index_type), constant(index_type, math.inf))
+        return [arith.minsi(position, found)]
 
-    indices = _generic([x], [best, best_index], maps, iterators, body)[1]
+    indices = _generic([x, best], [filled(kept_sizes, index_type, math.inf)], [identity(rank), *maps[1:] * 2],
+                       iterators, first_tie)[0]
     if not bool_attr(op, "keepdim"):
         return indices
     return expand(indices, [1 if d == axis else s for d, s in enumerate(sizes(x))], keepdim_groups(rank, [axis]))
+
+
+def _best(value, best, largest: bool):
+    """The larger (smaller) of two, NaN over every number: `arith.maximumf`, which IREE
+    vectorizes as a reduction's combiner."""
+    if is_float(value.type):
+        return arith.maximumf(value, best) if largest else arith.minimumf(value, best)
+    return arith.maxsi(value, best) if largest else arith.minsi(value, best)
 
 
 # --- argsort ---------------------------------------------------------------------------
@@ -137,7 +147,7 @@ def _ranks(x, axis, descending, index_type):
 
     def body(mine, other, count):
         earlier = arith.cmpi(arith.CmpIPredicate.slt, _index(rank, index_type), _index(axis, index_type))
-        before = arith.ori(_beats(other, mine, descending, False), arith.andi(_ties(mine, other), earlier))
+        before = arith.ori(_beats(other, mine, descending), arith.andi(_ties(mine, other), earlier))
         return [arith.addi(count, arith.extui(index_type, before))]
 
     return _generic([x, x], [init], maps, iterators, body)[0]
