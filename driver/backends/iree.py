@@ -326,23 +326,18 @@ def host_function(vmfb: bytes, parameters=None, driver=None):
     device = context.config.device
     on_views = BufferCall(context, main.vm_function, functools.partial(_upload, device))
 
-    def device_array(kept) -> "iree.runtime.DeviceArray":
-        view, dtype = kept
-        return iree.runtime.DeviceArray(device, view, implicit_host_transfer=True, override_dtype=dtype)
-
     def call(*arrays, keep=()):
         """`arrays` are numpy arrays, or results an earlier call kept (IREE takes those
         as they are); the results at the indices `keep` stay in IREE's memory, each a
-        (buffer view, dtype) pair."""
+        (buffer view, dtype) pair. A call that keeps or takes kept results goes to IREE on
+        buffer views (BufferCall); the others through iree.runtime's FunctionInvoker."""
         arrays = _apart(arrays, read)
         try:
             if keep or any(isinstance(array, tuple) for array in arrays):
                 results = on_views([array[0] if isinstance(array, tuple) else array for array in arrays], keep)
             else:
-                results = main(*(device_array(array) if isinstance(array, tuple) else array for array in arrays))
+                results = main(*arrays)
                 results = results if isinstance(results, tuple) else (results,)
-                results = [(_buffer_view(result), result.dtype) if i in keep and _is_buffer(result) else result
-                           for i, result in enumerate(results)]
         except RuntimeError as error:
             raise _classified(error) from None
         # A result that is one buffer with a kept one is copied out: a later call may write
@@ -354,7 +349,9 @@ def host_function(vmfb: bytes, parameters=None, driver=None):
 
     def read(kept) -> np.ndarray:
         """A kept result as a numpy array (a copy)."""
-        return host_result(device_array(kept), owned=True)
+        view, dtype = kept
+        return host_result(iree.runtime.DeviceArray(device, view, implicit_host_transfer=True, override_dtype=dtype),
+                           owned=True)
 
     call.read = read
     return call
