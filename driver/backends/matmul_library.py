@@ -267,7 +267,12 @@ def copy_plugin(directory: Path) -> Path:
 
 
 def missing_plugin_error(error: Exception) -> MissingPlugin:
-    """The error for an executable whose library calls IREE could not resolve."""
+    """The error for an executable whose library calls IREE could not resolve: the
+    plugin's build failed here (what the compiler said), or it was not handed to IREE."""
+    built, why = available()
+    if not built:
+        return MissingPlugin("this executable runs matmuls on mlc's matmul library (an IREE executable plugin), "
+                             f"which cannot be used here: {why}")
     return MissingPlugin(
         "this executable runs matmuls on mlc's matmul library (an IREE executable plugin), and IREE's runtime "
         f"has not loaded it ({str(error).strip().splitlines()[0]}).\n"

@@ -710,6 +710,16 @@ except Exception as error:
     assert "--executable_plugin=PATH/libmlc_matmul.so" in done.stdout
 
 
+def test_a_plugin_that_failed_to_build_is_named_as_the_cause(monkeypatch):
+    """Loading an executable that calls the plugin, where the plugin's build failed: the
+    compiler's message, not advice about the order of IREE's devices."""
+    monkeypatch.setattr(matmul_library, "available",
+                        lambda: (False, "building it failed: cc ...\nmlc_matmul.c:12: error: expected ';'"))
+    error = matmul_library.missing_plugin_error(RuntimeError("NOT_FOUND; no executable loader registered"))
+    assert "cannot be used here: building it failed" in str(error) and "expected ';'" in str(error)
+    assert "executable_plugin" not in str(error)
+
+
 def test_a_process_whose_cpu_driver_lacks_the_plugin_keeps_every_matmul_on_iree(monkeypatch):
     """Measuring needs the plugin loaded; where this process made IREE's CPU driver first,
     the compile goes on with IREE's kernel and says why."""
