@@ -38,6 +38,23 @@ def test_resident_state_gives_the_results_of_tensors():
 
 
 @pytest.mark.iree
+def test_a_bfloat16_resident_keeps_its_dtype():
+    """A kept result's dtype comes from IREE's element type (buffer_call.py): bfloat16,
+    which numpy knows only through ml_dtypes, checks against the input and reads back."""
+    compiled = mlc.compile(Decay(), (torch.randn(3, 8, dtype=torch.bfloat16), torch.zeros(3, 8, dtype=torch.bfloat16)))
+    xs = [torch.randn(3, 8, dtype=torch.bfloat16) for _ in range(3)]
+    resident = compiled.run_resident(xs[0], torch.zeros(3, 8, dtype=torch.bfloat16), keep=[1])[1]
+    for x in xs[1:]:
+        total, resident = compiled.run_resident(x, resident, keep=[1])
+    expected = torch.zeros(3, 8, dtype=torch.bfloat16)
+    for x in xs:
+        expected_total, expected = compiled(x, expected)
+    assert resident.dtype.name == "bfloat16" and resident.tensor().dtype == torch.bfloat16
+    torch.testing.assert_close(resident.tensor(), expected)
+    torch.testing.assert_close(total, expected_total)
+
+
+@pytest.mark.iree
 def test_a_resident_is_taken_once():
     """A call may write its results into a resident input's memory: passing it again, or
     reading it after, is an error instead of a stale value."""
