@@ -177,7 +177,9 @@ class AttentionOp(MlcOp, name="attention", traits=[ext.Pure]):
     query [..., M, D], key [..., N, D], value [..., N, Dv] with equal batch dimensions,
     and an additive f32 `mask` that broadcasts to the scores [..., M, N] (a 0-d zero
     for none). With `zero_masked_rows`, a query whose scores (the mask added) are all
-    -inf gets zero weights (torch's attention), where softmax alone gives NaN. Formed from its steps
+    -inf gets zero weights (torch's attention), where softmax alone gives NaN. With
+    `bf16_products` (precision bf16), its two products multiply bf16 and sum in f32, as
+    mlc-reduce-precision makes every matmul; softmax stays f32. Formed from its steps
     by `mlc-form-attention`, so that one kernel computes a head's scores, softmax and
     output while they sit in cache; with `library`, mlc's matmul plugin runs it."""
 
@@ -193,6 +195,7 @@ class AttentionOp(MlcOp, name="attention", traits=[ext.Pure]):
     zero_masked_rows: Any
     library: Any
     views: Any
+    bf16_products: Any
     result: Result[ir.RankedTensorType]
 
     def sizes(self) -> tuple[list[int], int, int, int, int]:
@@ -211,6 +214,7 @@ class AttentionOp(MlcOp, name="attention", traits=[ext.Pure]):
 
     def verify(self):
         element_type = expect_same_element_type([self.query, self.key, self.value, self.mask], "operands")
+        bool_attr(self, "bf16_products")
         if i64_array(self, "views"):
             return self._verify_views(element_type)
         query, key, value = ranked(self.query, "query"), ranked(self.key, "key"), ranked(self.value, "value")

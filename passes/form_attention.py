@@ -22,6 +22,10 @@ shape, its operands reshaped to it, with as many heads in every operand (no
 broadcasting). The key comes from kT: through the transpose that made it when there is
 one (folded into one transpose of its source), else transposed anew. Runs before
 `mlc-fuse`, for targets that run attention on the plugin (`library`).
+
+At precision bf16, `mlc-reduce-precision` has cast both products' operands to bf16: the
+op takes the f32 values before the casts, with `bf16_products`, and the plugin
+multiplies them in bf16 where the CPU has AVX-512-BF16 (in f32 where not).
 """
 
 import math
@@ -48,14 +52,17 @@ def _splat(value: ir.Value):
     return splat_of(value)
 
 
-def _before_narrowing(value: ir.Value) -> ir.Value:
-    """An f32 value that `mlc-reduce-precision` cast to bf16 for a matmul: the f32 value
-    (the plugin's attention multiplies in f32)."""
+def _narrowed(value: ir.Value) -> bool:
+    """Whether `value` is an f32 value that `mlc-reduce-precision` cast to bf16 for a matmul."""
     cast = defining(value, data_ops.CastOp)
-    if cast is not None and _only_use(value) and str(value.type.element_type) == "bf16" and \
-            str(cast.input.type.element_type) == "f32":
-        return cast.input
-    return value
+    return cast is not None and _only_use(value) and str(value.type.element_type) == "bf16" and \
+        str(cast.input.type.element_type) == "f32"
+
+
+def _before_narrowing(value: ir.Value) -> ir.Value:
+    """The f32 value before the cast where `value` is _narrowed (the op takes f32
+    operands, and `bf16_products` says that its products multiply bf16)."""
+    return defining(value, data_ops.CastOp).input if _narrowed(value) else value
 
 
 def _is_f32(value: ir.Value) -> bool:
@@ -70,6 +77,7 @@ class _Steps:
         self.scale = 1.0
         self.zero_rows_of: ir.Value | None = None  # the scores whose -inf entries get zero weights
         self.compared = None  # what the select compares with -inf: those scores, through views
+        self.bf16_products = False  # both products' operands were cast to bf16 (mlc-reduce-precision)
 
 
 def _zeroed_weights(select) -> tuple[ir.Value, ir.Value | None] | None:
@@ -174,6 +182,7 @@ def _match(matmul) -> tuple[_Steps, ir.Value, ir.Value, ir.Value, list[int]] | N
     if product is None or not sole(scores):
         return None
     query, key_t = _before_narrowing(product.lhs), _before_narrowing(product.rhs)
+    steps.bf16_products = all(_narrowed(v) for v in (product.lhs, product.rhs, matmul.lhs, matmul.rhs))
     if not all(_is_f32(v) for v in (query, key_t, value, matmul.result, *steps.masks)):
         return None
     if not (query.type.rank == key_t.type.rank == value.type.rank >= 2):
@@ -230,7 +239,7 @@ class AttentionSteps(Pattern):
         result_type = tensor_type([*batch, query.type.shape[-2], value.type.shape[-1]], query.type.element_type)
         attention = compute_ops.AttentionOp(query, key, value, mask, f64(steps.scale),
                                             boolean(steps.zero_rows_of is not None), boolean(self.library),
-                                            i64_array_attr([]), result_type).result
+                                            i64_array_attr([]), boolean(steps.bf16_products), result_type).result
         return reshape(attention, list(matmul.result.type.shape))
 
 

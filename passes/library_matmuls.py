@@ -18,9 +18,9 @@ With `packed`, a matmul of several rows by a constant weight calls `mlc_sgemm_pa
 `mlc_gemm_bf16_packed` or `mlc_gemm_s8_packed` instead, passing a fingerprint of the
 weight's values (plus the workgroup's block number): the plugin packs each block into
 MKL's layout at its first call and keeps it under that key, where MKL would pack it at
-every call. The f32 shapes listed in `avx512` call `mlc_sgemm_epilogue` with the flag
-that runs the product on mlc's own kernel (native/sgemm_avx512.h), its weight packed
-once in that kernel's layout.
+every call. The f32 and bf16 shapes listed in `avx512` call `mlc_sgemm_epilogue` or
+`mlc_gemm_bf16_epilogue` with the flag that runs the product on mlc's own kernel
+(native/sgemm_avx512.h, gemm_bf16.h), its weight packed once in that kernel's layout.
 
 A lowered `mlc.quantized_matmul` of one row (`MxKxNxq8`: its steps marked by the
 lowering) goes whole: one region calling `mlc_matvec_s8_quantizing` on the f32 row, the
@@ -256,8 +256,9 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_sca
     epilogue, empty or not, for several rows; with the `fingerprint` of a
     constant `rhs`: on PACKED's function, which packs the weight once; with an
     `epilogue` (several rows only): on EPILOGUE's function, which applies it; with
-    `avx512`, an f32 product of several rows by a constant weight runs on mlc's own
-    kernel, native/sgemm_avx512.h, not MKL's: EPILOGUE's function with that flag).
+    `avx512`, an f32 or bf16 product of several rows by a constant weight runs on mlc's
+    own kernel, native/sgemm_avx512.h or gemm_bf16.h, not MKL's: EPILOGUE's function with
+    that flag).
 
     One workgroup calls the plugin on the whole matmul, and the plugin splits it among
     its own threads (native/team.h): the plan for IREE's local-sync driver, which runs a
@@ -277,7 +278,7 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_sca
     else:
         kind = next(name for name in FUNCTIONS if element_type(name) == lhs.type.element_type)
         function, result = (FUNCTIONS if fingerprint is None else PACKED)[kind], result_type(kind)
-        avx512 = avx512 and kind == "f32" and fingerprint is not None and m > 1
+        avx512 = avx512 and kind in ("f32", "bf16") and fingerprint is not None and m > 1
         if avx512 and epilogue is None:
             epilogue = library_epilogue.Epilogue()
         if epilogue is not None:
@@ -437,8 +438,8 @@ class LibraryMatmuls(Pass):
     # A region left with only a bias, a residual and a GELU after the product goes into the
     # library's call (passes/library_epilogue.py); false: it stays IREE's dispatch.
     epilogues: bool = False
-    # Of `shapes`, the f32 ones whose constant weight's product runs on mlc's own kernel
-    # (native/sgemm_avx512.h) rather than MKL's (with `packed`; several rows).
+    # Of `shapes`, the f32 and bf16 ones whose constant weight's product runs on mlc's own
+    # kernel (native/sgemm_avx512.h, gemm_bf16.h) rather than MKL's (with `packed`; several rows).
     avx512: str = ""
 
     @property

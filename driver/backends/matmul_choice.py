@@ -67,11 +67,12 @@ MAX_COPIES = 16
 # 5: the input held by IREE, the products left there;
 # 6: one workgroup per library matmul, split among the plugin's own threads; IREE's kernel on one thread too.
 # 7: f32 products of several rows also on mlc's own AVX-512 kernel (native/sgemm_avx512.h).
-METHOD = 7
+# 8: bf16 products of several rows also on mlc's own AVX-512-BF16 kernel (native/gemm_bf16.h).
+METHOD = 8
 # What is timed (see measure): the benchmark function and the IREE driver. IREE's kernel
 # on its task workers and on the calling thread alone (where a model runs on local-sync);
 # the library on the calling thread, whose calls split among the plugin's own threads;
-# mlc's own f32 kernel there too, where it can run the shape (`avx512_suits`).
+# mlc's own f32 or bf16 kernel there too, where it can run the shape (`avx512_suits`).
 VARIANTS = {"iree": ("iree", "local-task"), "iree one thread": ("iree", "local-sync"),
             "library": ("library", "local-sync"), "avx512": ("avx512", "local-sync")}
 
@@ -114,12 +115,17 @@ def is_large_matvec(shape: str) -> bool:
 
 
 def avx512_suits(shape: str) -> bool:
-    """Whether mlc's own f32 kernel (native/sgemm_avx512.h) can run `shape` here: f32
-    rows, several of them (their weight packed once), on a CPU with AVX-512F. Whether it
-    does is measured, against MKL and IREE's kernel: on AMD's Zen 4 it ran BERT-base 9 %
-    and GPT-2 14 % faster than IREE's kernel, where MKL ran them slower than IREE's."""
-    m, _, _, operands = library_matmuls.parse_key(shape)
-    return operands == "f32" and m > 1 and "avx512f" in cpu_fields().get("flags", "").split()
+    """Whether mlc's own kernel can run `shape` here: several rows (their weight packed
+    once), f32 on a CPU with AVX-512F (native/sgemm_avx512.h), or bf16 of an even K on
+    one with AVX-512-BF16 (native/gemm_bf16.h, which reads A's rows a pair at a time).
+    Whether it does is measured, against MKL and IREE's kernel: on AMD's Zen 4 the f32
+    kernel ran BERT-base 9 % and GPT-2 14 % faster than IREE's kernel, where MKL ran them
+    slower than IREE's; MKL has no AVX-512-BF16 code there."""
+    m, k, _, operands = library_matmuls.parse_key(shape)
+    flags = set(cpu_fields().get("flags", "").split())
+    if operands == "bf16":
+        return m > 1 and k % 2 == 0 and {"avx512_bf16", "avx512bw", "avx512vl"} <= flags
+    return operands == "f32" and m > 1 and "avx512f" in flags
 
 
 def quantized_rows_whole(options: dict) -> bool:
@@ -197,20 +203,25 @@ def choose_measured(shapes: list[str], options: dict, alone: bool = False) -> di
 
 
 def _on_avx512(timing: dict) -> bool:
-    """Whether mlc's own f32 kernel measured faster than MKL on a shape."""
+    """Whether mlc's own kernel measured faster than MKL on a shape."""
     return timing.get("avx512 ms", math.inf) < timing["library ms"]
 
 
 def _library_ms(timing: dict) -> float:
-    """A shape's time on the plugin: on mlc's own f32 kernel or MKL, the faster."""
+    """A shape's time on the plugin: on mlc's own kernel or MKL, the faster."""
     return min(timing["library ms"], timing.get("avx512 ms", math.inf))
 
 
 def kernels(choice: dict) -> list[str]:
     """What runs each of `choice`'s library shapes (matmul_library.kernel_of, or mlc's own
-    f32 kernel where the choice put the shape there)."""
+    f32 or bf16 kernel where the choice put the shape there)."""
     avx512 = set(choice.get("avx512", [])) if not matmul_library.f32_on_mkl() else set()
-    return ["mlc AVX-512" if shape in avx512 else matmul_library.kernel_of(shape) for shape in choice.get("library", [])]
+    return [_own_kernel(shape) if shape in avx512 else matmul_library.kernel_of(shape)
+            for shape in choice.get("library", [])]
+
+
+def _own_kernel(shape: str) -> str:
+    return "mlc AVX-512-BF16" if library_matmuls.parse_key(shape)[3] == "bf16" else "mlc AVX-512"
 
 
 def matmul_ms(module: ir.Operation, choice: dict, alone: bool = False) -> float | None:

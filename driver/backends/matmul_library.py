@@ -183,9 +183,9 @@ def int8_on_mkl() -> bool:
 
 
 def f32_on_mkl() -> bool:
-    """Whether MLC_F32_KERNEL=mkl holds the plugin's own f32 kernel off (sgemm_avx512.h):
-    the products the compiler put there run on MKL, as the plugin reads it (f32_on_mkl in
-    native/mlc_matmul.c)."""
+    """Whether MLC_F32_KERNEL=mkl holds the plugin's own f32 and bf16 kernels of several
+    rows off (sgemm_avx512.h, gemm_bf16.h): the products the compiler put there run on
+    MKL, as the plugin reads it (f32_on_mkl in native/mlc_matmul.c)."""
     return os.environ.get("MLC_F32_KERNEL", "") == "mkl"
 
 

@@ -22,12 +22,13 @@ from ...dialects import compute_ops as compute
 from ...dialects import elementwise_ops, normalization_ops, shape_ops
 from ...dialects.compute_ops import dense_view, mask_strides
 from ...dialects.op_base import bool_attr, float_attr, i64_array
+from ..graph import cast_to
 from ..op_registry import LOWERINGS, lowers
 from .builders import expand
 from .plugin import as_vector, f32_bits, plugin_call
 
 FUNCTION = "mlc_attention"
-HAS_MASK, ZERO_MASKED_ROWS = 1, 2  # the call's flags
+HAS_MASK, ZERO_MASKED_ROWS, BF16_PRODUCTS = 1, 2, 4  # the call's flags
 
 
 def _has_mask(mask: ir.Value) -> bool:
@@ -55,7 +56,8 @@ def _on_library(op) -> ir.Value:
     query, key, value, mask = op.query, op.key, op.value, op.mask
     batch, m, n, d, dv = op.sizes()
     heads = math.prod(batch)
-    flags = (HAS_MASK if _has_mask(mask) else 0) | (ZERO_MASKED_ROWS if bool_attr(op, "zero_masked_rows") else 0)
+    flags = (HAS_MASK if _has_mask(mask) else 0) | (ZERO_MASKED_ROWS if bool_attr(op, "zero_masked_rows") else 0) | \
+        (BF16_PRODUCTS if bool_attr(op, "bf16_products") else 0)
     scalars = [heads, m, n, d, dv, *mask_strides(mask.type.shape, [*batch, m, n]), *_operand_views(op),
                f32_bits(float_attr(op, "scale")), flags]
     rows = plugin_call(FUNCTION, [as_vector(v) for v in (query, key, value, mask)],
@@ -80,11 +82,16 @@ def _steps(op) -> ir.Value:
     def three(v):  # [..., R, C] as [heads, R, C]
         return _lowered(shape_ops.ReshapeOp(v, [], ir.RankedTensorType.get([heads, *v.type.shape[-2:]], f32)).result)
 
+    def product(lhs, rhs, result_type):  # in bf16, summed in f32, with `bf16_products`
+        if bool_attr(op, "bf16_products"):
+            lhs, rhs = (_lowered(cast_to(v, ir.BF16Type.get())) for v in (lhs, rhs))
+        return _lowered(compute.MatmulOp(lhs, rhs, result_type).result)
+
     q3, k3, v3 = three(query), three(key), three(value)
     scores_type = ir.RankedTensorType.get([heads, m, n], f32)
     key_t = _lowered(shape_ops.TransposeOp(k3, ir.DenseI64ArrayAttr.get([0, 2, 1]),
                                            ir.RankedTensorType.get([heads, d, n], f32)).result)
-    scores = _lowered(compute.MatmulOp(q3, key_t, scores_type).result)
+    scores = product(q3, key_t, scores_type)
     scale = ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([], f32), ir.FloatAttr.get(f32, float_attr(op, "scale")))
     scale = ir.Operation.create("arith.constant", results=[scale.type], attributes={"value": scale}).results[0]
     scores = _lowered(elementwise_ops.MulOp(scores, scale, scores_type).result)
@@ -96,8 +103,8 @@ def _steps(op) -> ir.Value:
     if bool_attr(op, "zero_masked_rows"):
         weights = _zero_weights_of_minus_inf(scores_full, weights)
     weights = _lowered(shape_ops.ReshapeOp(weights, [], scores_type).result)
-    product = _lowered(compute.MatmulOp(weights, v3, ir.RankedTensorType.get([heads, m, dv], f32)).result)
-    return _lowered(shape_ops.ReshapeOp(product, [], op.result.type).result)
+    output = product(weights, v3, ir.RankedTensorType.get([heads, m, dv], f32))
+    return _lowered(shape_ops.ReshapeOp(output, [], op.result.type).result)
 
 
 def _zero_weights_of_minus_inf(scores: ir.Value, weights: ir.Value) -> ir.Value:

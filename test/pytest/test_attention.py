@@ -13,6 +13,7 @@ from conftest import assert_matches, compile_and_compare
 
 import mlc
 from mlc.driver.backends import matmul_library
+from test_precision import BF16_BUDGET, cpu_flags, relative_error
 
 pytestmark = [pytest.mark.iree,
               pytest.mark.skipif(not matmul_library.available()[0],
@@ -177,16 +178,49 @@ def test_without_the_plugin_one_query_row_scores_are_a_sum():
     assert '"mlc.reduce_sum"' in graph and graph.count('"mlc.matmul"') == 1  # the value's product
 
 
-def test_attention_at_bf16_runs_in_f32_on_the_plugin():
+def _bf16(x: torch.Tensor) -> torch.Tensor:
+    return x.to(torch.bfloat16).double()
+
+
+def bf16_products_reference(q, k, v, mask=None, causal=False):
+    """Attention whose two products multiply bf16 operands (the weights rounded after the
+    softmax), each sum and the softmax exact (f64), as the plugin computes it at bf16."""
+    scores = _bf16(q) @ _bf16(k).transpose(-1, -2) / math.sqrt(q.shape[-1])
+    if causal:
+        scores = scores.masked_fill(torch.ones(scores.shape[-2:], dtype=torch.bool).triu(1), -math.inf)
+    if mask is not None:
+        scores = scores + mask.double()
+    return (_bf16(torch.softmax(scores, -1).float()) @ _bf16(v)).float()
+
+
+BF16_CASES = {
+    # rows in tiles of 6 and a tail, 197 keys: an odd number of pairs of the value's rows
+    "197 keys": (Attention(), qkv(batch=1, heads=4, m=197, n=197, d=64, dv=64), {}),
+    # a query's width of 9: an odd pair; the value's 70 columns: a panel of 64 and a tail
+    "odd widths, masked": (Attention(), (*qkv(m=13, n=29, d=9, dv=70), torch.randn(2, 1, 13, 29)), {}),
+    "causal": (Attention(is_causal=True), qkv(m=21, n=21), {"causal": True}),
+}
+
+
+@pytest.mark.parametrize("case", BF16_CASES, ids=list(BF16_CASES))
+def test_attention_at_bf16_multiplies_bf16_on_the_plugin(case):
     """At bf16, mlc-reduce-precision casts the products' operands to bf16; the plugin's
-    attention takes the f32 values before the casts, and is as exact as at f32."""
-    model, inputs = CASES["causal"]
+    attention takes the f32 values before the casts, with bf16_products. Where the CPU has
+    AVX-512-BF16 its products multiply bf16 (native/gemm_bf16.h) and the result is that of
+    bf16 operands summed exactly; where not, they multiply f32 and it is f32's."""
+    model, inputs, options = BF16_CASES[case]
     compiled = mlc.compile(model, inputs, precision="bf16")
     assert formed(compiled) == 1
-    assert "mlc.cast" not in compiled.ir("mlc")
+    graph = compiled.ir("mlc")
+    assert "mlc.cast" not in graph and "bf16_products = true" in graph
+    actual = compiled(*inputs)
     with torch.no_grad():
-        expected = model(*inputs)
-    assert_matches(compiled(*inputs), expected)
+        exact = model(*inputs)
+    if "avx512_bf16" in cpu_flags():
+        assert relative_error(actual, bf16_products_reference(*inputs, **options)) < 1e-4
+        assert 1e-4 < relative_error(actual, exact) < BF16_BUDGET
+    else:
+        assert_matches(actual, exact)
 
 
 class FusedProjection(torch.nn.Module):

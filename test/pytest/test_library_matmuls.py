@@ -535,15 +535,23 @@ def test_mlc_f32_kernel_takes_the_shapes_it_measured_fastest_on(monkeypatch):
     assert matmul_choice.kernels(choice)[0] == matmul_library.kernel_of("128x768x3072")
 
 
+# precision -> (mlc's own kernel, the instructions it needs, its error against eager's f32)
+OWN_KERNELS = {"f32": ("mlc AVX-512", "AVX-512F", 1e-5), "bf16": ("mlc AVX-512-BF16", "AVX-512-BF16", 2e-2)}
+
+
 @pytest.mark.iree
-def test_f32_products_on_mlc_kernel_match_eager_and_mkl(tmp_path):
-    """mlc's own f32 kernel (sgemm_avx512.h) on odd sizes, each product's weight packed
-    once: 45 rows (6 at a time, and 3), a depth of 300 (a K block of 256 and one of 44),
-    130 and 300 columns split between the plugin's threads (panels of 64 not whole), bias,
-    GELU and residual in the call. Against eager, and against MKL (MLC_F32_KERNEL=mkl):
-    as right, and not the same bits, so mlc's kernel did run."""
-    if not matmul_choice.avx512_suits("45x300x130"):
-        pytest.skip("mlc's f32 kernel needs AVX-512F")
+@pytest.mark.parametrize("precision", list(OWN_KERNELS))
+def test_products_on_mlc_kernel_match_eager_and_mkl(tmp_path, precision):
+    """mlc's own f32 kernel (sgemm_avx512.h) and bf16 kernel (gemm_bf16.h) on odd sizes,
+    each product's weight packed once: 45 rows (6 at a time, and 3), a depth of 300 (f32:
+    a K block of 256 and one of 44), 130 and 300 columns split between the plugin's
+    threads (panels of 64 not whole), bias, GELU and residual in the call (at bf16 the
+    first call's result cast to bf16 there). Against eager, and against MKL
+    (MLC_F32_KERNEL=mkl): as right, and not the same bits, so mlc's kernel did run."""
+    kernel, instructions, budget = OWN_KERNELS[precision]
+    shape = "45x300x130" + ("" if precision == "f32" else f"x{precision}")
+    if not matmul_choice.avx512_suits(shape):
+        pytest.skip(f"mlc's {precision} kernel needs {instructions}")
     script = """
 import sys, numpy as np, torch, mlc
 from mlc.driver.backends import matmul_choice
@@ -562,23 +570,23 @@ class Block(torch.nn.Module):
 
 torch.manual_seed(0)
 model, x = Block().eval(), torch.randn(45, 300)
-compiled = mlc.compile(model, (x,), target_options={"matmul-library": True})
+compiled = mlc.compile(model, (x,), precision=sys.argv[2], target_options={"matmul-library": True})
 with torch.no_grad():
     expected = model(x).numpy()
 got = np.asarray(compiled(x))
 np.save(sys.argv[1], got)
 print(sorted(set(matmul_choice.kernels(compiled.report["matmul library"]))),
       compiled.report.pass_statistics("mlc-library-matmuls").get("matmuls on mlc's AVX-512 kernel"),
-      float(np.abs(got - expected).max() / np.abs(expected).max()) < 1e-5)
+      float(np.abs(got - expected).max() / np.abs(expected).max()) < float(sys.argv[3]))
 """
     runs = {"mlc": {}, "mkl": {"MLC_F32_KERNEL": "mkl"}}
-    outputs = {"mlc": "['mlc AVX-512'] 2 True", "mkl": f"['{matmul_library.kernel_of('45x300x130')}'] 2 True"}
+    outputs = {"mlc": f"['{kernel}'] 2 True", "mkl": f"['{matmul_library.kernel_of(shape)}'] 2 True"}
     results = {}
     for name, settings in runs.items():
         env = {key: value for key, value in os.environ.items() if key != "MLC_F32_KERNEL"}
         env.update(settings, MLC_CACHE_DIR=str(tmp_path / name))
-        done = subprocess.run([sys.executable, "-c", script, str(tmp_path / f"{name}.npy")], capture_output=True,
-                              text=True, env=env)
+        done = subprocess.run([sys.executable, "-c", script, str(tmp_path / f"{name}.npy"), precision, str(budget)],
+                              capture_output=True, text=True, env=env)
         assert done.returncode == 0, done.stderr[-2000:]
         assert done.stdout.strip().splitlines()[-1] == outputs[name], done.stdout
         results[name] = np.load(tmp_path / f"{name}.npy")

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "gemm_bf16.h"
 #include "vector_math.h"
 
 typedef struct {
@@ -51,7 +52,9 @@ static const float* view_rows(const float* base, size_t offset, const mlc_attent
          (head % view->heads) * view->head_stride;
 }
 
-enum { ATTENTION_HAS_MASK = 1, ATTENTION_ZERO_MASKED_ROWS = 2 };
+/* ATTENTION_BF16_PRODUCTS: the model runs at precision bf16, and where the CPU has
+ * AVX-512-BF16 the two products of several query rows multiply bf16 (gemm_bf16.h). */
+enum { ATTENTION_HAS_MASK = 1, ATTENTION_ZERO_MASKED_ROWS = 2, ATTENTION_BF16_PRODUCTS = 4 };
 
 enum { SOFTMAX_DONE = 0, SOFTMAX_NAN = 1, SOFTMAX_ALL_MINUS_INF = 2 };
 
@@ -102,16 +105,44 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) static int softmax_
   return SOFTMAX_DONE;
 }
 
-/* The scores of one head, in a buffer of the calling thread's that grows as needed. */
-static float* attention_scores(size_t count) {
-  static __thread float* scores = NULL;
-  static __thread size_t capacity = 0;
-  if (count > capacity) {
-    free(scores);
-    scores = (float*)malloc(count * sizeof(float));
-    capacity = scores ? count : 0;
+/* A buffer of the calling thread's that grows as needed: slot 0 holds a head's scores,
+ * 1 and 2 the bf16 operands of its products (gemm_bf16.h). */
+enum { ATTENTION_SCORES, ATTENTION_ROWS_BF16, ATTENTION_PACKED_BF16, ATTENTION_BUFFERS };
+
+static void* attention_buffer(int slot, size_t bytes) {
+  static __thread void* buffers[ATTENTION_BUFFERS];
+  static __thread size_t capacity[ATTENTION_BUFFERS];
+  if (bytes > capacity[slot]) {
+    free(buffers[slot]);
+    const size_t rounded = (bytes + 63) / 64 * 64;
+    buffers[slot] = aligned_alloc(64, rounded);
+    capacity[slot] = buffers[slot] ? rounded : 0;
   }
-  return scores;
+  return buffers[slot];
+}
+
+/* The scores (m x n) at bf16: scale * (q k^T), each product of bf16 summed in f32. */
+static int bf16_scores(const float* q, size_t q_stride, const float* k, size_t k_stride, size_t m, size_t n,
+                       size_t d, float scale, float* scores) {
+  uint16_t* rows = (uint16_t*)attention_buffer(ATTENTION_ROWS_BF16, m * gemm_bf16_pairs(d) * 4);
+  uint32_t* packed = (uint32_t*)attention_buffer(ATTENTION_PACKED_BF16, gemm_bf16_packed_words(n, d) * 4);
+  if (!rows || !packed) return 1;
+  gemm_bf16_rows(q, q_stride, m, d, rows);
+  gemm_bf16_pack_transposed(k, k_stride, n, d, packed);
+  gemm_bf16(rows, 2 * gemm_bf16_pairs(d), m, packed, n, d, scale, scores, n);
+  return 0;
+}
+
+/* The output (m x dv) at bf16: the weights (m x n) times v, each product of bf16 summed in f32. */
+static int bf16_output(const float* weights, size_t m, size_t n, const float* v, size_t v_stride, size_t dv,
+                       float* out, size_t out_stride) {
+  uint16_t* rows = (uint16_t*)attention_buffer(ATTENTION_ROWS_BF16, m * gemm_bf16_pairs(n) * 4);
+  uint32_t* packed = (uint32_t*)attention_buffer(ATTENTION_PACKED_BF16, gemm_bf16_packed_words(dv, n) * 4);
+  if (!rows || !packed) return 1;
+  gemm_bf16_rows(weights, n, m, n, rows);
+  gemm_bf16_pack(v, v_stride, dv, n, packed);
+  gemm_bf16(rows, 2 * gemm_bf16_pairs(n), m, packed, dv, n, 1.0f, out, out_stride);
+  return 0;
 }
 
 /* A single query row (a decode step's) takes these two loops, not MKL: MKL's GEMM hands
@@ -170,14 +201,17 @@ static int attention_head(const mlc_attention_params_t* p, size_t head) {
   float* out = (float*)view_rows(p->out, p->out_offset, &p->views[3], head);
   const size_t out_stride = p->views[3].row_stride;
   if (m == 0 || p->dv == 0) return 0;
-  float* scores = attention_scores(m * n);
+  float* scores = (float*)attention_buffer(ATTENTION_SCORES, m * n * sizeof(float));
   if (!scores) return 1;
+  const int bf16 = m > 1 && (p->flags & ATTENTION_BF16_PRODUCTS) && gemm_bf16_available();
   const float* q = view_rows(p->q, p->q_offset, &p->views[0], head);
   const float* k = view_rows(p->k, p->k_offset, &p->views[1], head);
   const float* v = view_rows(p->v, p->v_offset, &p->views[2], head);
   if (m == 1)
     single_row_scores(q, k, p->views[1].row_stride, n, p->d, scale, scores);
-  else if (n > 0)
+  else if (bf16 && n > 0) {
+    if (bf16_scores(q, p->views[0].row_stride, k, p->views[1].row_stride, m, n, p->d, scale, scores)) return 1;
+  } else if (n > 0)
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (MKL_INT)m, (MKL_INT)n, (MKL_INT)p->d, scale, q,
                 (MKL_INT)p->views[0].row_stride, k, (MKL_INT)p->views[1].row_stride, 0.0f, scores, (MKL_INT)n);
   const float* mask = p->mask + p->mask_offset + (head / p->mask_heads) * p->mask_outer_stride +
@@ -200,6 +234,8 @@ static int attention_head(const mlc_attention_params_t* p, size_t head) {
   }
   if (m == 1)
     single_row_output(scores, v, p->views[2].row_stride, n, p->dv, out);
+  else if (bf16)
+    return bf16_output(scores, m, n, v, p->views[2].row_stride, p->dv, out, out_stride);
   else
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (MKL_INT)m, (MKL_INT)p->dv, (MKL_INT)n, 1.0f, scores,
                 (MKL_INT)n, v, (MKL_INT)p->views[2].row_stride, 0.0f, out, (MKL_INT)out_stride);

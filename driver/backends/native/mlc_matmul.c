@@ -107,11 +107,12 @@ typedef enum {
   PACKED_S8_AMX,
   PACKED_S8_VNNI,
   PACKED_F32_AVX512,
-  PACKED_S8_ROW
+  PACKED_S8_ROW,
+  PACKED_BF16_AVX512
 } packed_kind_t;
 
-static const size_t PACKED_ELEMENT_BYTES[] = {sizeof(float),  sizeof(MKL_BF16), sizeof(int8_t), sizeof(int8_t),
-                                              sizeof(int8_t), sizeof(float),    sizeof(int8_t)};
+static const size_t PACKED_ELEMENT_BYTES[] = {sizeof(float), sizeof(MKL_BF16), sizeof(int8_t), sizeof(int8_t),
+                                              sizeof(int8_t), sizeof(float),  sizeof(int8_t), sizeof(uint16_t)};
 
 /* The bytes of a packed block, without int8's column sums. */
 static size_t packed_size(packed_kind_t kind, size_t m, size_t n, size_t k) {
@@ -123,6 +124,7 @@ static size_t packed_size(packed_kind_t kind, size_t m, size_t n, size_t k) {
     case PACKED_S8_VNNI: return vnni_s8_packed_bytes(n, k);
     case PACKED_F32_AVX512: return sgemm_avx512_packed_bytes(n, k);
     case PACKED_S8_ROW: return gemv_s8_packed_bytes(n, k);
+    case PACKED_BF16_AVX512: return gemm_bf16_packed_words(n, k) * sizeof(uint32_t);
     default: return (cblas_gemm_s8u8s32_pack_get_size(CblasBMatrix, mm, nn, kk) + 63) / 64 * 64;
   }
 }
@@ -157,6 +159,9 @@ static void pack(packed_kind_t kind, const void* b, size_t ldb, size_t m, size_t
       break;
     case PACKED_S8_ROW:
       gemv_s8_pack(b, ldb, n, k, packed);
+      break;
+    case PACKED_BF16_AVX512:
+      gemm_bf16_pack_bf16(b, ldb, n, k, packed);
       break;
   }
 }
@@ -300,6 +305,23 @@ static int gemm_bf16_packed_block(void* params_ptr) {
   return 0;
 }
 
+/* mlc_gemm_bf16_packed on mlc's own kernel (gemm_bf16.h), its weight packed once in that
+ * kernel's layout; on MKL where the CPU lacks AVX-512-BF16, MLC_F32_KERNEL=mkl holds mlc's
+ * kernels off, K is odd (A's rows are read as they lie, a pair of k at a time) or the
+ * weight cannot be kept packed. */
+static int gemm_bf16_avx512_packed_block(void* params_ptr) {
+  const mlc_sgemm_packed_params_t* p = (const mlc_sgemm_packed_params_t*)params_ptr;
+  const mlc_gemm_params_t* g = &p->gemm;
+  if (g->m == 0 || g->n == 0) return 0;
+  if (!gemm_bf16_available() || f32_on_mkl() || g->k % 2 || g->m == 1) return gemm_bf16_packed_block(params_ptr);
+  const uint16_t* b = (const uint16_t*)g->b + g->b_offset;
+  const uint32_t* packed = packed_block(p->fingerprint, PACKED_BF16_AVX512, b, g->b_stride, g->m, g->n, g->k);
+  if (!packed) return gemm_bf16_packed_block(params_ptr);
+  gemm_bf16((const uint16_t*)g->a + g->a_offset, g->a_stride, g->m, packed, g->n, g->k, 1.0f,
+            (float*)g->c + g->c_offset, g->c_stride);
+  return 0;
+}
+
 /* MKL multiplies int8 only as unsigned A by signed B, and at full speed only without
  * offsets: with an A offset of -128 its AMX GEMM ran 5-8x slower, and its column offset
  * is added in float (inexact past 2^24). So A + 128 goes in unsigned, and the exact
@@ -428,7 +450,7 @@ enum {
   EPILOGUE_GELU_TANH = 8,
   EPILOGUE_PACKED = 16,
   EPILOGUE_TO_BF16 = 32, /* C is bf16: the f32 result rounded to nearest even, as mlc's cast */
-  EPILOGUE_AVX512 = 64,  /* f32 with EPILOGUE_PACKED: the product on mlc's own kernel (sgemm_avx512.h) */
+  EPILOGUE_AVX512 = 64,  /* with EPILOGUE_PACKED: the product on mlc's own kernel (sgemm_avx512.h, gemm_bf16.h) */
 };
 
 typedef struct {
@@ -527,7 +549,9 @@ static int sgemm_epilogue_block(void* params_ptr) {
 }
 
 static int gemm_bf16_epilogue_block(void* params_ptr) {
-  return with_epilogue((const mlc_gemm_epilogue_params_t*)params_ptr, gemm_bf16_packed_block, gemm_bf16_block);
+  const mlc_gemm_epilogue_params_t* p = (const mlc_gemm_epilogue_params_t*)params_ptr;
+  return with_epilogue(p, p->flags & EPILOGUE_AVX512 ? gemm_bf16_avx512_packed_block : gemm_bf16_packed_block,
+                       gemm_bf16_block);
 }
 
 /* The parameters of mlc_matvec_s8_quantizing: the f32 row x, the int8 weight's block of
