@@ -10,10 +10,10 @@ import pytest
 import torch
 import torch.nn.functional as F
 from conftest import assert_matches, compile_and_compare
+from test_precision import BF16_BUDGET, cpu_flags, relative_error
 
 import mlc
 from mlc.driver.backends import matmul_library
-from test_precision import BF16_BUDGET, cpu_flags, relative_error
 
 pytestmark = [pytest.mark.iree,
               pytest.mark.skipif(not matmul_library.available()[0],
