@@ -13,8 +13,10 @@
  * missing k zero), 64 columns of two bf16 each (a 32-bit word per column: k even in its
  * low half). A's rows are bf16, read a pair of k (32 bits) at a time and broadcast; a
  * row of odd k must be followed by a zero (gemm_bf16_rows writes one). The tile keeps 6 rows by 64 columns in 24 registers, as sgemm_avx512.h
- * does. Attention's products are small (k is a head's width, or the keys), so one
- * panel's k fits in L1 or L2 and there is no blocking of k. */
+ * does. A panel (64 columns, all of k: 96 KB at k 768, 384 KB at 3072) stays in L2
+ * while every row of A passes over it, so B is read from memory once: row strips
+ * outside panels read GPT-2's LM head (77 MB) once per strip, and took 55 ms in GPT-2's
+ * call where IREE's kernel took 49. There is no blocking of k. */
 
 #include <immintrin.h>
 #include <stddef.h>
@@ -177,14 +179,14 @@ GEMM_BF16_TARGET static void gemm_bf16_panel(const uint16_t* a, size_t lda, cons
 GEMM_BF16_TARGET static void gemm_bf16(const uint16_t* a, size_t lda, size_t m, const uint32_t* packed, size_t n,
                                        size_t k, float alpha, float* c, size_t ldc) {
   const size_t pairs = gemm_bf16_pairs(k), panels = gemm_bf16_panels(n);
-  for (size_t i = 0; i < m; i += GEMM_BF16_ROWS) {
-    const size_t rows = m - i < GEMM_BF16_ROWS ? m - i : GEMM_BF16_ROWS;
-    for (size_t panel = 0; panel < panels; ++panel) {
-      const size_t j = panel * GEMM_BF16_COLUMNS;
-      __mmask16 mask[4];
-      for (int q = 0; q < 4; ++q) mask[q] = n > j + 16u * q ? gemm_bf16_lanes(n - j - 16u * q) : 0;
-      gemm_bf16_panel(a + i * lda, lda, packed + panel * GEMM_BF16_COLUMNS * pairs, pairs, alpha,
-                      c + i * ldc + j, ldc, mask, rows);
+  for (size_t panel = 0; panel < panels; ++panel) {
+    const size_t j = panel * GEMM_BF16_COLUMNS;
+    __mmask16 mask[4];
+    for (int q = 0; q < 4; ++q) mask[q] = n > j + 16u * q ? gemm_bf16_lanes(n - j - 16u * q) : 0;
+    for (size_t i = 0; i < m; i += GEMM_BF16_ROWS) {
+      const size_t rows = m - i < GEMM_BF16_ROWS ? m - i : GEMM_BF16_ROWS;
+      gemm_bf16_panel(a + i * lda, lda, packed + panel * GEMM_BF16_COLUMNS * pairs, pairs, alpha, c + i * ldc + j, ldc,
+                      mask, rows);
     }
   }
 }
