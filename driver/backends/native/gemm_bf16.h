@@ -12,11 +12,12 @@
  * pairs: for each panel of 64 columns, for each pair of k (k rounded up to even, the
  * missing k zero), 64 columns of two bf16 each (a 32-bit word per column: k even in its
  * low half). A's rows are bf16, read a pair of k (32 bits) at a time and broadcast; a
- * row of odd k must be followed by a zero (gemm_bf16_rows writes one). The tile keeps 6 rows by 64 columns in 24 registers, as sgemm_avx512.h
- * does. A panel (64 columns, all of k: 96 KB at k 768, 384 KB at 3072) stays in L2
- * while every row of A passes over it, so B is read from memory once: row strips
- * outside panels read GPT-2's LM head (77 MB) once per strip, and took 55 ms in GPT-2's
- * call where IREE's kernel took 49. There is no blocking of k. */
+ * row of odd k must be followed by a zero (gemm_bf16_rows writes one). The tile keeps 6
+ * rows by 64 columns in 24 registers, as sgemm_avx512.h does. A panel (64 columns, all
+ * of k: 96 KB at k 768, 384 KB at 3072) stays in L2 while every row of A passes over
+ * it, so B is read from memory once: row strips outside panels read GPT-2's LM head
+ * (77 MB) once per strip, and took 55 ms in GPT-2's call where IREE's kernel took 49.
+ * There is no blocking of k. */
 
 #include <immintrin.h>
 #include <stddef.h>
