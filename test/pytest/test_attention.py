@@ -266,6 +266,20 @@ class GatheredHeads(torch.nn.Module):
         return self.out(attended.transpose(1, 2).reshape(batch, tokens, width))
 
 
+def test_bf16_products_read_and_write_in_place():
+    """At bf16, the plugin's bf16 products read q, k and v where the fused projection left
+    them (row strides of 3 x 64) and write the heads back into rows, within bf16's budget."""
+    torch.manual_seed(0)
+    model, x = GatheredHeads().eval(), torch.randn(2, 30, 64)
+    compiled = mlc.compile(model, (x,), precision="bf16")
+    assert "bf16_products = true" in compiled.ir("mlc")
+    assert compiled.report.pass_statistic("mlc-attention-views", "operands read in place") == 3
+    assert compiled.report.pass_statistic("mlc-attention-output-views", "transposes written by the attention") == 1
+    with torch.no_grad():
+        expected = model(x)
+    assert relative_error(torch.as_tensor(compiled(x)), expected) < BF16_BUDGET
+
+
 @pytest.mark.parametrize("batch", [1, 2])
 def test_heads_gathered_back_into_rows_are_written_there(batch):
     """The transpose after the attention is no dispatch: the plugin writes each head's
