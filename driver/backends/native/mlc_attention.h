@@ -203,7 +203,7 @@ static int attention_head(const mlc_attention_params_t* p, size_t head) {
   if (m == 0 || p->dv == 0) return 0;
   float* scores = (float*)attention_buffer(ATTENTION_SCORES, m * n * sizeof(float));
   if (!scores) return 1;
-  const int bf16 = m > 1 && (p->flags & ATTENTION_BF16_PRODUCTS) && gemm_bf16_available();
+  const int bf16 = m > 1 && p->d > 0 && (p->flags & ATTENTION_BF16_PRODUCTS) && gemm_bf16_available();
   const float* q = view_rows(p->q, p->q_offset, &p->views[0], head);
   const float* k = view_rows(p->k, p->k_offset, &p->views[1], head);
   const float* v = view_rows(p->v, p->v_offset, &p->views[2], head);
