@@ -20,7 +20,8 @@ weight's values (plus the workgroup's block number): the plugin packs each block
 MKL's layout at its first call and keeps it under that key, where MKL would pack it at
 every call. The f32 and bf16 shapes listed in `avx512` call `mlc_sgemm_epilogue` or
 `mlc_gemm_bf16_epilogue` with the flag that runs the product on mlc's own kernel
-(native/sgemm_avx512.h, gemm_bf16.h), its weight packed once in that kernel's layout.
+(native/sgemm_avx512.h, gemm_bf16.h), its weight packed once in that kernel's layout; a
+single bf16 row too (a decode step's), which then streams the packed weight.
 
 A lowered `mlc.quantized_matmul` of one row (`MxKxNxq8`: its steps marked by the
 lowering) goes whole: one region calling `mlc_matvec_s8_quantizing` on the f32 row, the
@@ -256,9 +257,9 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_sca
     epilogue, empty or not, for several rows; with the `fingerprint` of a
     constant `rhs`: on PACKED's function, which packs the weight once; with an
     `epilogue` (several rows only): on EPILOGUE's function, which applies it; with
-    `avx512`, an f32 or bf16 product of several rows by a constant weight runs on mlc's
-    own kernel, native/sgemm_avx512.h or gemm_bf16.h, not MKL's: EPILOGUE's function with
-    that flag).
+    `avx512`, an f32 product of several rows or a bf16 product of any rows by a constant
+    weight runs on mlc's own kernel, native/sgemm_avx512.h or gemm_bf16.h, not MKL's:
+    EPILOGUE's function with that flag; a single bf16 row then streams the packed weight).
 
     One workgroup calls the plugin on the whole matmul, and the plugin splits it among
     its own threads (native/team.h): the plan for IREE's local-sync driver, which runs a
@@ -278,7 +279,7 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_sca
     else:
         kind = next(name for name in FUNCTIONS if element_type(name) == lhs.type.element_type)
         function, result = (FUNCTIONS if fingerprint is None else PACKED)[kind], result_type(kind)
-        avx512 = avx512 and kind in ("f32", "bf16") and fingerprint is not None and m > 1
+        avx512 = avx512 and fingerprint is not None and (kind == "bf16" or kind == "f32" and m > 1)
         if avx512 and epilogue is None:
             epilogue = library_epilogue.Epilogue()
         if epilogue is not None:
@@ -439,7 +440,7 @@ class LibraryMatmuls(Pass):
     # library's call (passes/library_epilogue.py); false: it stays IREE's dispatch.
     epilogues: bool = False
     # Of `shapes`, the f32 and bf16 ones whose constant weight's product runs on mlc's own
-    # kernel (native/sgemm_avx512.h, gemm_bf16.h) rather than MKL's (with `packed`; several rows).
+    # kernel (native/sgemm_avx512.h, gemm_bf16.h) rather than MKL's (with `packed`; f32: several rows).
     avx512: str = ""
 
     @property
@@ -496,7 +497,8 @@ class LibraryMatmuls(Pass):
         lhs, rhs = (_outside_copy(operand, region) for operand in matmul.operands[:2])
         with ir.InsertionPoint(region or matmul), matmul.location:
             fingerprint = None
-            if self.packed and lhs.type.shape[0] > 1:  # a single row reads the weight as it lies
+            single_on_own_kernel = avx512 and lhs.type.element_type == element_type("bf16")
+            if self.packed and (lhs.type.shape[0] > 1 or single_on_own_kernel):  # else it reads the weight as it lies
                 fingerprint = weight_fingerprint(rhs)
                 self.count("weights packed once" if fingerprint is not None else "weights packed at each call")
             library = library_region(lhs, rhs, self.workgroups, fingerprint=fingerprint, avx512=avx512)

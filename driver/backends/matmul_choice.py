@@ -68,7 +68,8 @@ MAX_COPIES = 16
 # 6: one workgroup per library matmul, split among the plugin's own threads; IREE's kernel on one thread too.
 # 7: f32 products of several rows also on mlc's own AVX-512 kernel (native/sgemm_avx512.h).
 # 8: bf16 products of several rows also on mlc's own AVX-512-BF16 kernel (native/gemm_bf16.h).
-METHOD = 8
+# 9: single bf16 rows on mlc's own AVX-512-BF16 kernel too, their weight packed once.
+METHOD = 9
 # What is timed (see measure): the benchmark function and the IREE driver. IREE's kernel
 # on its task workers and on the calling thread alone (where a model runs on local-sync);
 # the library on the calling thread, whose calls split among the plugin's own threads;
@@ -115,16 +116,19 @@ def is_large_matvec(shape: str) -> bool:
 
 
 def avx512_suits(shape: str) -> bool:
-    """Whether mlc's own kernel can run `shape` here: several rows (their weight packed
-    once), f32 on a CPU with AVX-512F (native/sgemm_avx512.h), or bf16 of an even K on
-    one with AVX-512-BF16 (native/gemm_bf16.h, which reads A's rows a pair at a time).
+    """Whether mlc's own kernel can run `shape` here, its weight packed once: f32 of
+    several rows on a CPU with AVX-512F (native/sgemm_avx512.h), or bf16 of an even K on
+    one with AVX-512-BF16 (native/gemm_bf16.h, which reads A's rows a pair at a time), a
+    single row too (a decode step's), which then streams the weight in the order it lies
+    packed. A single f32 row measured 2-3x slower on sgemm_avx512.h than on IREE's kernel
+    (AMD EPYC: GPT-2's 1x3072x768 1.06 ms against 0.39), so it is not a candidate.
     Whether it does is measured, against MKL and IREE's kernel: on AMD's Zen 4 the f32
     kernel ran BERT-base 9 % and GPT-2 14 % faster than IREE's kernel, where MKL ran them
     slower than IREE's; MKL has no AVX-512-BF16 code there."""
     m, k, _, operands = library_matmuls.parse_key(shape)
     flags = set(cpu_fields().get("flags", "").split())
     if operands == "bf16":
-        return m > 1 and k % 2 == 0 and {"avx512_bf16", "avx512bw", "avx512vl"} <= flags
+        return k % 2 == 0 and {"avx512_bf16", "avx512bw", "avx512vl"} <= flags
     return operands == "f32" and m > 1 and "avx512f" in flags
 
 
@@ -359,7 +363,7 @@ def _product(variant: str, a: ir.Value, b: ir.Value, c_type: ir.RankedTensorType
     """a @ b on the library (MKL, or mlc's own f32 kernel), or on IREE's kernel as mlc's
     executables run it there."""
     if variant in ("library", "avx512"):
-        packed = a.type.shape[0] > 1  # as mlc-library-matmuls{packed} runs it
+        packed = a.type.shape[0] > 1 or variant == "avx512"  # as mlc-library-matmuls{packed} runs it
         return library_matmuls.library_region(a, b, avx512=variant == "avx512",
                                               fingerprint=library_matmuls.weight_fingerprint(b) if packed else None)
     if narrow:

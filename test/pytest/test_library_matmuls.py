@@ -540,16 +540,18 @@ OWN_KERNELS = {"f32": ("mlc AVX-512", "AVX-512F", 1e-5), "bf16": ("mlc AVX-512-B
 
 
 @pytest.mark.iree
-@pytest.mark.parametrize("precision", list(OWN_KERNELS))
-def test_products_on_mlc_kernel_match_eager_and_mkl(tmp_path, precision):
+@pytest.mark.parametrize("precision, rows", [("f32", 45), ("bf16", 45), ("bf16", 1)])  # a single f32 row stays off it
+def test_products_on_mlc_kernel_match_eager_and_mkl(tmp_path, precision, rows):
     """mlc's own f32 kernel (sgemm_avx512.h) and bf16 kernel (gemm_bf16.h) on odd sizes,
-    each product's weight packed once: 45 rows (6 at a time, and 3), a depth of 300 (f32:
-    a K block of 256 and one of 44), 130 and 300 columns split between the plugin's
-    threads (panels of 64 not whole), bias, GELU and residual in the call (at bf16 the
+    each product's weight packed once: 45 rows (6 at a time, and 3) or a single row (a
+    decode step's, which streams the packed weight), a depth of 300 (f32: a K block of
+    256 and one of 44), 130 and 300 columns split between the plugin's threads (panels
+    of 64 not whole); with several rows bias, GELU and residual in the call (at bf16 the
     first call's result cast to bf16 there). Against eager, and against MKL
-    (MLC_F32_KERNEL=mkl): as right, and not the same bits, so mlc's kernel did run."""
+    (MLC_F32_KERNEL=mkl; a single bf16 row then on gemv_bf16.h): as right, and not the
+    same bits, so mlc's kernel did run."""
     kernel, instructions, budget = OWN_KERNELS[precision]
-    shape = "45x300x130" + ("" if precision == "f32" else f"x{precision}")
+    shape = f"{rows}x300x130" + ("" if precision == "f32" else f"x{precision}")
     if not matmul_choice.avx512_suits(shape):
         pytest.skip(f"mlc's {precision} kernel needs {instructions}")
     script = """
@@ -569,7 +571,7 @@ class Block(torch.nn.Module):
         return x + self.down(torch.nn.functional.gelu(self.up(x)))
 
 torch.manual_seed(0)
-model, x = Block().eval(), torch.randn(45, 300)
+model, x = Block().eval(), torch.randn(int(sys.argv[4]), 300)
 compiled = mlc.compile(model, (x,), precision=sys.argv[2], target_options={"matmul-library": True})
 with torch.no_grad():
     expected = model(x).numpy()
@@ -585,8 +587,8 @@ print(sorted(set(matmul_choice.kernels(compiled.report["matmul library"]))),
     for name, settings in runs.items():
         env = {key: value for key, value in os.environ.items() if key != "MLC_F32_KERNEL"}
         env.update(settings, MLC_CACHE_DIR=str(tmp_path / name))
-        done = subprocess.run([sys.executable, "-c", script, str(tmp_path / f"{name}.npy"), precision, str(budget)],
-                              capture_output=True, text=True, env=env)
+        done = subprocess.run([sys.executable, "-c", script, str(tmp_path / f"{name}.npy"), precision, str(budget),
+                               str(rows)], capture_output=True, text=True, env=env)
         assert done.returncode == 0, done.stderr[-2000:]
         assert done.stdout.strip().splitlines()[-1] == outputs[name], done.stdout
         results[name] = np.load(tmp_path / f"{name}.npy")

@@ -259,8 +259,9 @@ static int f32_on_mkl(void) {
 }
 
 /* mlc_sgemm_packed on mlc's own kernel (sgemm_avx512.h), its weight packed once in that
- * kernel's layout; on MKL where the CPU lacks AVX-512, MLC_F32_KERNEL=mkl holds it
- * off, or the weight cannot be kept packed. */
+ * kernel's layout (several rows: a single f32 row stays on IREE's kernel or MKL's,
+ * matmul_choice.avx512_suits); on MKL where the CPU lacks AVX-512, MLC_F32_KERNEL=mkl
+ * holds it off, or the weight cannot be kept packed. */
 static int sgemm_avx512_packed_block(void* params_ptr) {
   const mlc_sgemm_packed_params_t* p = (const mlc_sgemm_packed_params_t*)params_ptr;
   const mlc_gemm_params_t* g = &p->gemm;
@@ -306,14 +307,16 @@ static int gemm_bf16_packed_block(void* params_ptr) {
 }
 
 /* mlc_gemm_bf16_packed on mlc's own kernel (gemm_bf16.h), its weight packed once in that
- * kernel's layout; on MKL where the CPU lacks AVX-512-BF16, MLC_F32_KERNEL=mkl holds mlc's
- * kernels off, K is odd (A's rows are read as they lie, a pair of k at a time) or the
+ * kernel's layout, a single row too: it then streams the panels in the order it reads
+ * them, where gemv_bf16 reads the weight as it lies (AMD EPYC, one core, 100 MB of
+ * Llama's shapes: 18-21 GB/s packed against 10-15 as it lies; a plain read 21-23). On
+ * MKL where the CPU lacks AVX-512-BF16, MLC_F32_KERNEL=mkl holds mlc's kernels off, K is odd (A's rows are read as they lie, a pair of k at a time) or the
  * weight cannot be kept packed. */
 static int gemm_bf16_avx512_packed_block(void* params_ptr) {
   const mlc_sgemm_packed_params_t* p = (const mlc_sgemm_packed_params_t*)params_ptr;
   const mlc_gemm_params_t* g = &p->gemm;
   if (g->m == 0 || g->n == 0) return 0;
-  if (!gemm_bf16_available() || f32_on_mkl() || g->k % 2 || g->m == 1) return gemm_bf16_packed_block(params_ptr);
+  if (!gemm_bf16_available() || f32_on_mkl() || g->k % 2) return gemm_bf16_packed_block(params_ptr);
   const uint16_t* b = (const uint16_t*)g->b + g->b_offset;
   const uint32_t* packed = packed_block(p->fingerprint, PACKED_BF16_AVX512, b, g->b_stride, g->m, g->n, g->k);
   if (!packed) return gemm_bf16_packed_block(params_ptr);

@@ -1,16 +1,19 @@
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all packed=true avx512=4x8x32,1x8x32})' | FileCheck %s
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all packed=true avx512=4x8x32,1x8x32})' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all avx512=4x8x32})' | FileCheck %s --check-prefix=UNPACKED
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all packed=true avx512=4x8x32,1x8x32,1x8x32xbf16})' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all packed=true avx512=4x8x32,1x8x32,1x8x32xbf16})' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all avx512=4x8x32,1x8x32xbf16})' | FileCheck %s --check-prefix=UNPACKED
 
 /// A shape listed in `avx512` runs on mlc's own f32 kernel (native/sgemm_avx512.h):
 /// the plugin's mlc_sgemm_epilogue, with no epilogue but the flags PACKED (16) and
 /// AVX512 (64), after the weight's fingerprint. Only a product of several rows by a
-/// constant weight packed once qualifies: a weight argument, a single row, or a model
-/// compiled without `packed` stay on MKL's functions.
+/// constant weight packed once qualifies: a weight argument, a single f32 row, or a
+/// model compiled without `packed` stay on MKL's functions. A single bf16 row (a decode
+/// step's) runs on mlc's bf16 kernel (native/gemm_bf16.h), which streams the packed
+/// weight: mlc_gemm_bf16_epilogue with the same flags.
 
 // STATS: 'mlc-library-matmuls'
 // STATS-DAG: (1) matmuls on mlc's AVX-512 kernel
 // STATS-DAG: (3) matmuls on the library
+// STATS:     (2) weights packed once
 
 // CHECK-LABEL: func.func @constant_weight
 // CHECK-SAME:    (%[[X:.*]]: tensor<4x8xf32>)
@@ -51,3 +54,33 @@ func.func @single_row(%x: tensor<1x8xf32>) -> tensor<1x32xf32> {
   %0 = "mlc.matmul"(%x, %w) : (tensor<1x8xf32>, tensor<8x32xf32>) -> tensor<1x32xf32>
   return %0 : tensor<1x32xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @single_bf16_row
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x8xbf16>)
+// CHECK:       %[[WEIGHT:.*]] = arith.constant dense_resource<w_bf16> : tensor<8x32xbf16>
+// CHECK:       %[[DEST:.*]] = tensor.empty() : tensor<32xf32>
+// CHECK-NEXT:  %[[M:.*]] = arith.constant 1 : index
+// CHECK-NEXT:  %[[N:.*]] = arith.constant 32 : index
+// CHECK-NEXT:  %[[K:.*]] = arith.constant 8 : index
+// CHECK-NEXT:  %[[KEY:.*]] = arith.constant {{[1-9][0-9]+}} : index
+// CHECK-NEXT:  %[[FLAGS:.*]] = arith.constant 80 : index
+// CHECK-NEXT:  "iree_codegen.ukernel.generic"(%[[X]], %[[WEIGHT]], %[[X]], %[[X]], %[[DEST]], %[[M]], %[[N]], %[[K]], %[[KEY]], %[[FLAGS]]) {{.*}} u_kernel_fn_name = "mlc_gemm_bf16_epilogue"}
+// CHECK:       tensor.expand_shape {{.*}} into tensor<1x32xf32>
+// UNPACKED-LABEL: func.func @single_bf16_row
+// UNPACKED-NOT:   arith.constant 80 : index
+// UNPACKED:       u_kernel_fn_name = "mlc_gemm_bf16"}
+func.func @single_bf16_row(%x: tensor<1x8xbf16>) -> tensor<1x32xf32> {
+  %w = "mlc.constant"() {value = dense_resource<w_bf16> : tensor<8x32xbf16>} : () -> tensor<8x32xbf16>
+  %0 = "mlc.matmul"(%x, %w) : (tensor<1x8xbf16>, tensor<8x32xbf16>) -> tensor<1x32xf32>
+  return %0 : tensor<1x32xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      w_bf16: "0x0200000040BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF403F803E80BE40BF003F000000BF"
+    }
+  }
+#-}
