@@ -50,8 +50,9 @@ CASES = {
     # a decode step's: mlc-matvec-to-reduction, which makes such scores a sum, runs after
     # mlc-form-attention where the plugin runs attention
     "one query row": (Attention(), qkv(m=1, n=37)),
-    # the plugin's own loops for a single row: vectors of 16 and a tail of the key's 20
-    # columns, a block of 64 and a tail of the value's 88
+    # the plugin's own loops for a single row: keys 16 at a time and a tail of 2 (50),
+    # vectors of 16 and a tail of the key's 20 columns, a block of 64 and a tail of the
+    # value's 88
     "one query row, long": (Attention(scale=0.7), qkv(m=1, n=50, d=20, dv=88)),
     "one query row, masked": (Attention(is_causal=False), (*qkv(m=1, n=40, d=64, dv=64), torch.randn(1, 1, 1, 40))),
 }
