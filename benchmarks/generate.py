@@ -2,7 +2,7 @@
 at each precision, next to the memory-bandwidth limit.
 
     .venv/bin/python benchmarks/generate.py [--models gpt2,llama] [--precisions f32,bf16,int8]
-                                            [--prompt 32] [--new-tokens 64] [--rounds 3] [--markdown]
+                                            [--prompt 32] [--new-tokens 64] [--rounds 3] [--iree-kernels] [--markdown]
 
 Per model (examples/language_models.py: random weights, nothing downloaded) and precision:
     mlc             mlc.generator(model, precision=...): a prefill executable and a decode step
@@ -10,6 +10,10 @@ Per model (examples/language_models.py: random weights, nothing downloaded) and 
     eager static    model.generate(cache_implementation="static")
     torch.compile   model.generate(cache_implementation="static") with model.forward compiled
                     (inductor), f32 only (--torch-compile; its compile takes minutes here)
+    mlc, IREE's kernels
+                    mlc.generator with target_options={"matmul-library": False}: every
+                    matmul on IREE's own kernel, none on mlc's plugin (--iree-kernels; what
+                    the plugin's kernels gain)
 The peers at bf16 run under torch.autocast("cpu", torch.bfloat16); at int8, with
 torch.ao.quantization.quantize_dynamic of the nn.Linear layers (GPT-2's layers are
 transformers' Conv1D, which it leaves in f32: only GPT-2's LM head is an nn.Linear).
@@ -140,7 +144,11 @@ def run_model(name: str, precisions: list[str], args) -> list[dict]:
             compiled_model = language_models.build(name)
             compiled_model.forward = torch.compile(compiled_model.forward)
             variants["torch.compile"] = eager_variant(compiled_model, precision, cache_implementation="static")
-        variants["mlc"] = generator.generate
+        generators = {"mlc": generator}
+        if args.iree_kernels:
+            generators["mlc, IREE's kernels"] = mlc.generator(model, max_cache_len=cache, precision=precision,
+                                                              target_options={"matmul-library": False})
+        variants.update((variant, mlc_generator.generate) for variant, mlc_generator in generators.items())
         for variant, generate in variants.items():
             if generate is None:
                 rows.append({"model": name, "precision": precision, "variant": variant,
@@ -158,7 +166,7 @@ def run_model(name: str, precisions: list[str], args) -> list[dict]:
             agree = _leading_agreement(tokens, reference, args.prompt) if reference is not None else None
             rows.append({"model": name, "precision": precision, "variant": variant, "ttft": ttft,
                          "per_token": per_token, "agree": agree,
-                         "kernels": kernels(generator) if variant == "mlc" else "",
+                         "kernels": kernels(generators[variant]) if variant in generators else "",
                          "limit": bytes_per_token(model, precision) / args.bandwidth})
             log(f"{name} {precision} {variant}: first token {ttft * 1e3:.1f} ms, {per_token * 1e3:.2f} ms per token")
     _check_f32_tokens(rows, args.new_tokens)
@@ -201,6 +209,7 @@ def main() -> None:
     parser.add_argument("--new-tokens", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--torch-compile", action="store_true", help="also torch.compile's forward (f32)")
+    parser.add_argument("--iree-kernels", action="store_true", help="also mlc with every matmul on IREE's kernel")
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
     precisions = args.precisions.split(",")
@@ -210,8 +219,9 @@ def main() -> None:
     rows = [row for name in args.models.split(",") for row in run_model(name, precisions, args)]
     for line in machine():
         print(line)
-    print(f"memory read bandwidth: {args.bandwidth / 1e9:.1f} GB/s (sum over 1 GiB, {torch.get_num_threads()} "
-          f"threads); CPU: {cpu()[0]}; load average {os.getloadavg()[0]:.2f} at the end")
+    print(f"memory read bandwidth: {args.bandwidth / 1e9:.1f} GB/s at the start, {read_bandwidth() / 1e9:.1f} at "
+          f"the end (sum over 1 GiB, {torch.get_num_threads()} threads; the limits use the start's); CPU: {cpu()[0]}; "
+          f"load average {os.getloadavg()[0]:.2f} at the end")
     print_table(rows, args)
 
 

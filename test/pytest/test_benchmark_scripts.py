@@ -57,10 +57,12 @@ def test_large_weights_smoke():
 
 def test_generate_on_the_tiny_models():
     table = run(BENCHMARKS / "generate.py", "--models", "gpt2-tiny", "--precisions", "f32,int8", "--prompt", "4",
-                "--new-tokens", "6", "--rounds", "1", "--markdown")
+                "--new-tokens", "6", "--rounds", "1", "--iree-kernels", "--markdown")
     rows = {tuple(cell.strip() for cell in line.split("|")[1:4]): line.split("|") for line in table.splitlines()
             if line.startswith("| gpt2-tiny ")}
     assert rows[("gpt2-tiny", "f32", "mlc")][8].strip() == "6/6"  # the same tokens as eager's
+    assert rows[("gpt2-tiny", "f32", "mlc, IREE's kernels")][8].strip() == "6/6"
+    assert "(" not in rows[("gpt2-tiny", "int8", "mlc, IREE's kernels")][9]  # no library shapes
     assert "AVX" in rows[("gpt2-tiny", "int8", "mlc")][9] or "scalar" in rows[("gpt2-tiny", "int8", "mlc")][9]
     assert "memory read bandwidth:" in table
 
