@@ -490,7 +490,7 @@ class LibraryMatmuls(Pass):
         """Computes `matmul` in a library region before its own region (or before it,
         outside every region), and removes what only it used. An lhs computed in the
         region goes to a region of its own first (`_prologue_region`). `avx512`: on
-        mlc's own f32 kernel (see `library_region`)."""
+        mlc's own f32 or bf16 kernel (see `library_region`)."""
         if region is not None and not _from_outside(matmul.operands[0], region):
             _prologue_region(matmul.operands[0], region, matmul)
             self.count("prologues moved out")

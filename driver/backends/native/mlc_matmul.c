@@ -310,8 +310,9 @@ static int gemm_bf16_packed_block(void* params_ptr) {
  * kernel's layout, a single row too: it then streams the panels in the order it reads
  * them, where gemv_bf16 reads the weight as it lies (AMD EPYC, one core, 100 MB of
  * Llama's shapes: 18-21 GB/s packed against 10-15 as it lies; a plain read 21-23). On
- * MKL where the CPU lacks AVX-512-BF16, MLC_F32_KERNEL=mkl holds mlc's kernels off, K is odd (A's rows are read as they lie, a pair of k at a time) or the
- * weight cannot be kept packed. */
+ * MKL where the CPU lacks AVX-512-BF16, MLC_F32_KERNEL=mkl holds mlc's kernels off, K is
+ * odd (A's rows are read as they lie, a pair of k at a time) or the weight cannot be
+ * kept packed. */
 static int gemm_bf16_avx512_packed_block(void* params_ptr) {
   const mlc_sgemm_packed_params_t* p = (const mlc_sgemm_packed_params_t*)params_ptr;
   const mlc_gemm_params_t* g = &p->gemm;
