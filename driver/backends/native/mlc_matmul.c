@@ -37,6 +37,7 @@
 #include "team.h"
 #include "mlc_attention.h"
 #include "mlc_layer_norm.h"
+#include "packed_memory.h"
 #include "quantize_avx512.h"
 #include "sgemm_avx512.h"
 #include "vector_math.h"
@@ -78,11 +79,12 @@ static int sgemm_block(void* params_ptr) {
  * another executable's constants where an unloaded one's were. MKL's layout cannot be
  * made at compile time: it holds offsets that depend on where the buffer lies.
  *
- * Packed blocks live as long as the process, for weights of up to a twelfth of the
- * machine's memory together (MKL's packed blocks touch about 1.4 times the weight's
- * bytes, and a test suite runs a process per core); past that, blocks are packed at each
- * call as by mlc_sgemm (a process that loads many models keeps the first ones packed). MLC_PACKED_WEIGHTS_LIMIT (bytes of
- * weights) sets another limit; 0 packs at every call. */
+ * Packed blocks live as long as the process, in 2 MiB pages (packed_memory.h), for
+ * weights of up to a twelfth of the machine's memory together (MKL's packed blocks touch
+ * about 1.4 times the weight's bytes, and a test suite runs a process per core); past
+ * that, blocks are packed at each call as by mlc_sgemm (a process that loads many models
+ * keeps the first ones packed). MLC_PACKED_WEIGHTS_LIMIT (bytes of weights) sets another
+ * limit; 0 packs at every call. */
 enum { PACKED_SLOTS = 4096 };
 
 static size_t packed_limit(void) {
@@ -206,7 +208,8 @@ static const void* packed_block(uint64_t fingerprint, packed_kind_t kind, const 
   const int room = packed_bytes + bytes <= packed_limit();
   pthread_mutex_unlock(&packed_lock);
   if (!room) return NULL;
-  void* packed = mkl_malloc(packed_size(kind, m, n, k) + (kind == PACKED_S8 ? n * sizeof(int32_t) : 0), 64);
+  const size_t packed_bytes_needed = packed_size(kind, m, n, k) + (kind == PACKED_S8 ? n * sizeof(int32_t) : 0);
+  void* packed = packed_alloc(packed_bytes_needed);
   if (!packed) return NULL;
   pack(kind, b, ldb, m, n, k, packed);
   pthread_mutex_lock(&packed_lock);
@@ -224,7 +227,7 @@ static const void* packed_block(uint64_t fingerprint, packed_kind_t kind, const 
     packed = NULL;
   }
   pthread_mutex_unlock(&packed_lock);
-  mkl_free(packed);
+  if (packed) packed_unalloc(packed, packed_bytes_needed);
   return result;
 }
 
