@@ -248,6 +248,17 @@ def column_blocks(n: int, blocks: int) -> tuple[int, int]:
     return columns, math.ceil(n / columns)
 
 
+def own_kernel_takes(kind: str, rows: int) -> bool:
+    """Whether mlc's own kernel runs a product of `rows` rows of `kind` operands that
+    matmul_choice listed in `avx512`: bf16 of any rows (a single row streams the packed
+    weight), f32 of several (a single f32 row ran 2-3x slower than IREE's kernel)."""
+    return kind == "bf16" or kind == "f32" and rows > 1
+
+
+def _kind(element: ir.Type) -> str | None:
+    return next((name for name in FUNCTIONS if element_type(name) == element), None)
+
+
 def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_scale: ir.Value | None = None,
                    fingerprint: int | None = None, epilogue: library_epilogue.Epilogue | None = None,
                    avx512: bool = False) -> ir.Value:
@@ -277,9 +288,9 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_sca
         if m > 1 and epilogue is None:
             epilogue = library_epilogue.Epilogue()
     else:
-        kind = next(name for name in FUNCTIONS if element_type(name) == lhs.type.element_type)
+        kind = _kind(lhs.type.element_type)
         function, result = (FUNCTIONS if fingerprint is None else PACKED)[kind], result_type(kind)
-        avx512 = avx512 and fingerprint is not None and (kind == "bf16" or kind == "f32" and m > 1)
+        avx512 = avx512 and fingerprint is not None and own_kernel_takes(kind, m)
         if avx512 and epilogue is None:
             epilogue = library_epilogue.Epilogue()
         if epilogue is not None:
@@ -497,8 +508,9 @@ class LibraryMatmuls(Pass):
         lhs, rhs = (_outside_copy(operand, region) for operand in matmul.operands[:2])
         with ir.InsertionPoint(region or matmul), matmul.location:
             fingerprint = None
-            single_on_own_kernel = avx512 and lhs.type.element_type == element_type("bf16")
-            if self.packed and (lhs.type.shape[0] > 1 or single_on_own_kernel):  # else it reads the weight as it lies
+            rows = lhs.type.shape[0]
+            own_kernel = avx512 and own_kernel_takes(_kind(lhs.type.element_type), rows)
+            if self.packed and (rows > 1 or own_kernel):  # else it reads the weight as it lies
                 fingerprint = weight_fingerprint(rhs)
                 self.count("weights packed once" if fingerprint is not None else "weights packed at each call")
             library = library_region(lhs, rhs, self.workgroups, fingerprint=fingerprint, avx512=avx512)

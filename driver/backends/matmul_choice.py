@@ -126,10 +126,12 @@ def avx512_suits(shape: str) -> bool:
     kernel ran BERT-base 9 % and GPT-2 14 % faster than IREE's kernel, where MKL ran them
     slower than IREE's; MKL has no AVX-512-BF16 code there."""
     m, k, _, operands = library_matmuls.parse_key(shape)
+    if not library_matmuls.own_kernel_takes(operands, m):
+        return False
     flags = set(cpu_fields().get("flags", "").split())
     if operands == "bf16":
         return k % 2 == 0 and {"avx512_bf16", "avx512bw", "avx512vl"} <= flags
-    return operands == "f32" and m > 1 and "avx512f" in flags
+    return "avx512f" in flags
 
 
 def quantized_rows_whole(options: dict) -> bool:
