@@ -115,6 +115,15 @@ class Compiled:
                 results[index] = results[index].view(dtype)
         return results
 
+    def run_fed_back(self, arrays: list, keep) -> list:
+        """Calls it on numpy arrays and on the kept results of its last call, each fed back
+        into the place its value came from, unchecked: for a loop whose first call went
+        through `run_resident` (checked), as a generator's decode steps do. Kept results
+        come back as (buffer view, numpy dtype) pairs, the others as numpy arrays. Through
+        `run_resident`, the checks and the wrapping of 26 values took 0.55 ms of Llama's
+        5.4 ms int8 decode step, cold in the cache after the step's 100 MB of weights."""
+        return self._main.fed_back(arrays, set(keep))
+
     def _run(self, flat: list, keep=frozenset()) -> list:
         arrays = [self._check(i, arg) for i, arg in enumerate(flat)]
         arrays = [array.take() if isinstance(array, Resident) else array for array in arrays]

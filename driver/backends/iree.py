@@ -353,7 +353,19 @@ def host_function(vmfb: bytes, parameters=None, driver=None):
         return host_result(iree.runtime.DeviceArray(device, view, implicit_host_transfer=True, override_dtype=dtype),
                            owned=True)
 
+    def fed_back(arrays, keep) -> list:
+        """`call` without `_apart`'s check, for arrays and kept results that a checked call's
+        results feed back into the places they came from (Compiled.run_fed_back): those hold
+        no buffer twice. The results not kept come back as copies."""
+        try:
+            results = on_views(arrays, keep)
+        except RuntimeError as error:
+            raise _classified(error) from None
+        return [result if i in keep or not _is_buffer(result) else host_result(result, owned=True)
+                for i, result in enumerate(results)]
+
     call.read = read
+    call.fed_back = fed_back
     return call
 
 

@@ -18,6 +18,7 @@ import dataclasses
 import inspect
 import time
 
+import numpy as np
 import torch
 
 from ...errors import UserError
@@ -117,15 +118,32 @@ class Generator:
         prefill, decode = self.compiled(prompt.shape[1]), self.compiled(1)
         start = time.perf_counter()
         _, token, *caches = self._step(prefill, prompt, torch.tensor(0), *self.empty_cache())
-        tokens = [token]
         first = time.perf_counter()
-        for position in range(prompt.shape[1], prompt.shape[1] + max_new_tokens - 1):
-            _, token, *caches = self._step(decode, token, torch.tensor(position), *caches)
-            tokens.append(token)
+        tokens = [token, *self._decode(decode, token, prompt.shape[1], caches, max_new_tokens - 1)]
         end = time.perf_counter()
         self.timings = Timings(first_token=first - start, per_token=(end - first) / max(1, max_new_tokens - 1),
                                tokens=max_new_tokens)
         return torch.cat([prompt, *tokens], dim=1)
+
+    def _decode(self, decode, token: torch.Tensor, start: int, caches: list, steps: int) -> list[torch.Tensor]:
+        """The next `steps` tokens after `token` at position `start`. Where the target keeps results,
+        the first step checks what it takes (`run_resident`), and each later one takes the
+        step before's caches back as they are (`run_fed_back`)."""
+        if steps == 0:
+            return []
+        _, token, *caches = self._step(decode, token, torch.tensor(start), *caches)
+        tokens = [token]
+        if not decode.bound_target.keeps_results:
+            for position in range(start + 1, start + steps):
+                _, token, *caches = self._step(decode, token, torch.tensor(position), *caches)
+                tokens.append(token)
+            return tokens
+        token, views = token.numpy(), [cache.take()[0] for cache in caches]
+        for position in range(start + 1, start + steps):
+            _, token, *kept = decode.run_fed_back([token, np.array(position, dtype=np.int64), *views], self._kept)
+            views = [view for view, _ in kept]
+            tokens.append(torch.from_numpy(token))
+        return tokens
 
     def _step(self, compiled, *args) -> list:
         """[logits, next token, *caches] of one call. Where the target keeps results in its
@@ -134,7 +152,12 @@ class Generator:
         there too, unread."""
         if not compiled.bound_target.keeps_results:
             return compiled(*args)
-        return compiled.run_resident(*args, keep=[0, *range(2, 2 + 2 * self.layers)])
+        return compiled.run_resident(*args, keep=self._kept)
+
+    @property
+    def _kept(self) -> list[int]:
+        """The results a step leaves in IREE's memory: the logits, unread, and the caches."""
+        return [0, *range(2, 2 + 2 * self.layers)]
 
     def _checked(self, input_ids, max_new_tokens: int) -> torch.Tensor:
         if not isinstance(input_ids, torch.Tensor) or input_ids.dtype != torch.int64 or input_ids.dim() != 2:

@@ -1,6 +1,7 @@
 """`Compiled.run_resident`: results kept in IREE's memory from one call to the next (a
 generator's caches), against the same calls with tensors."""
 
+import numpy as np
 import pytest
 import torch
 
@@ -35,6 +36,24 @@ def test_resident_state_gives_the_results_of_tensors():
     torch.testing.assert_close(total, expected_total)
     torch.testing.assert_close(resident.tensor(), expected_state)
     assert resident.shape == (3, 8) and "in IREE's memory" in repr(resident)
+
+
+@pytest.mark.iree
+def test_kept_results_fed_back_give_the_results_of_tensors():
+    """`run_fed_back`: after one checked call, each call takes the last one's kept state
+    as IREE returned it (a generator's decode steps)."""
+    compiled = compiled_decay()
+    xs = [torch.randn(3, 8) for _ in range(5)]
+    state = compiled.run_resident(xs[0], torch.zeros(3, 8), keep=[1])[1].take()
+    for x in xs[1:-1]:
+        total, state = compiled.run_fed_back([x.numpy(), state[0]], keep=[1])
+        assert isinstance(total, np.ndarray) and state[1] == np.float32
+    total, state = compiled.run_fed_back([xs[-1].numpy(), state[0]], keep=[])  # the last read out
+    expected_state = torch.zeros(3, 8)
+    for x in xs:
+        expected_total, expected_state = compiled(x, expected_state)
+    torch.testing.assert_close(torch.from_numpy(total), expected_total)
+    torch.testing.assert_close(torch.from_numpy(state), expected_state)
 
 
 @pytest.mark.iree
