@@ -119,9 +119,12 @@ class Compiled:
         """Calls it on numpy arrays and on the kept results of its last call, each fed back
         into the place its value came from, unchecked: for a loop whose first call went
         through `run_resident` (checked), as a generator's decode steps do. Kept results
-        come back as (buffer view, numpy dtype) pairs, the others as numpy arrays. Through
-        `run_resident`, the checks and the wrapping of 26 values took 0.55 ms of Llama's
-        5.4 ms int8 decode step, cold in the cache after the step's 100 MB of weights."""
+        come back as (buffer view, numpy dtype) pairs, the others as numpy arrays as IREE
+        gives them (its integers are signless). Through `run_resident`, the checks and the
+        wrapping of 26 values took 0.55 ms of Llama's 5.4 ms int8 decode step, cold in the
+        cache after the step's 100 MB of weights. IREE's CPU target only."""
+        if not self.bound_target.keeps_results:
+            raise UserError(f"run_fed_back runs on the llvm-cpu target, not '{self.target}'")
         return self._main.fed_back(arrays, set(keep))
 
     def _run(self, flat: list, keep=frozenset()) -> list:

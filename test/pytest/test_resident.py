@@ -104,6 +104,8 @@ def test_targets_that_do_not_keep_results_say_so():
     compiled = compiled_decay(target="mlir-cpu")
     with pytest.raises(mlc.UserError, match="run_resident runs on the llvm-cpu target, not 'mlir-cpu'"):
         compiled.run_resident(torch.randn(3, 8), torch.zeros(3, 8), keep=[1])
+    with pytest.raises(mlc.UserError, match="run_fed_back runs on the llvm-cpu target, not 'mlir-cpu'"):
+        compiled.run_fed_back([np.zeros((3, 8), np.float32), np.zeros((3, 8), np.float32)], keep=[1])
     _, resident = compiled_decay().run_resident(torch.randn(3, 8), torch.zeros(3, 8), keep=[1])
     with pytest.raises(mlc.UserError, match="input 1: a Resident goes to an executable for llvm-cpu, not 'mlir-cpu'"):
         compiled(torch.randn(3, 8), resident)
