@@ -29,6 +29,7 @@ from . import (  # noqa: F401
     lower_to_llvm,
     lower_torch_fallback,
     matvec_to_reduction,
+    merge_sibling_matmuls,
     move_row_transposes,
     outline_library_dispatches,
     quantize_int8,

@@ -11,6 +11,7 @@ from test_precision import BUDGETS, relative_error
 import mlc
 from mlc.driver.backends import matmul_library
 from mlc.driver.tools.generate import cache_shape
+from mlc.passes.merge_sibling_matmuls import MergeSiblingMatmuls
 
 PROMPT = 8
 NEW_TOKENS = 32
@@ -103,6 +104,28 @@ def test_narrow_precisions_stay_within_their_budget(precision):
     tokens = generator.generate(prompt, NEW_TOKENS)
     assert tokens[0, PROMPT] == language_models.eager_generate(model, prompt, 1)[0, PROMPT]
     assert generator.compiled(1).report["precision"] == precision
+
+
+@pytest.mark.iree
+def test_int8_decode_merges_sibling_matvecs(monkeypatch):
+    """mlc-merge-sibling-matmuls at int8: each Llama layer's q, k and v become one matvec
+    of the decode step, and its gate and up another; the prompt's rows stay apart. Each
+    column is the same sum as before: the logits are those of the step unmerged."""
+    model = language_models.build("llama-tiny")
+    prompt = prompt_of(model)
+    merged = mlc.generator(model, max_cache_len=48, precision="int8")
+    tokens = merged.generate(prompt, NEW_TOKENS)
+    layers = model.config.num_hidden_layers
+    assert merged.compiled(1).report.pass_statistics("mlc-merge-sibling-matmuls") == {
+        "matmuls merged": 5 * layers, "merged matmuls": 2 * layers}
+    assert merged.compiled(PROMPT).report.pass_statistic("mlc-merge-sibling-matmuls", "matmuls merged") == 0
+    monkeypatch.setattr(MergeSiblingMatmuls, "run", lambda self, module: None)
+    separate = mlc.generator(model, max_cache_len=48, precision="int8")
+    assert separate.compiled(1).report.pass_statistics("mlc-merge-sibling-matmuls") == {}
+    assert torch.equal(separate.generate(prompt, NEW_TOKENS), tokens)
+    caches = merged.compiled(PROMPT)(prompt, torch.tensor(0), *merged.empty_cache())[2:]
+    step = (tokens[:, PROMPT:PROMPT + 1], torch.tensor(PROMPT), *caches)
+    torch.testing.assert_close(merged.compiled(1)(*step)[0], separate.compiled(1)(*step)[0], rtol=0, atol=0)
 
 
 def test_user_errors_are_clear():
