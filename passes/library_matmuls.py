@@ -248,11 +248,11 @@ def column_blocks(n: int, blocks: int) -> tuple[int, int]:
     return columns, math.ceil(n / columns)
 
 
-def own_kernel_takes(kind: str, rows: int) -> bool:
-    """Whether mlc's own kernel runs a product of `rows` rows of `kind` operands that
-    matmul_choice listed in `avx512`: bf16 of any rows (a single row streams the packed
-    weight), f32 of several (a single f32 row ran 2-3x slower than IREE's kernel)."""
-    return kind == "bf16" or kind == "f32" and rows > 1
+def own_kernel_takes(kind: str) -> bool:
+    """Whether mlc's own kernel runs a product of `kind` operands that matmul_choice
+    listed in `avx512`: f32 and bf16, of any rows (a single row streams the packed
+    weight in the order it lies)."""
+    return kind in ("f32", "bf16")
 
 
 def _kind(element: ir.Type) -> str | None:
@@ -268,9 +268,9 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_sca
     epilogue, empty or not, for several rows; with the `fingerprint` of a
     constant `rhs`: on PACKED's function, which packs the weight once; with an
     `epilogue` (several rows only): on EPILOGUE's function, which applies it; with
-    `avx512`, an f32 product of several rows or a bf16 product of any rows by a constant
-    weight runs on mlc's own kernel, native/sgemm_avx512.h or gemm_bf16.h, not MKL's:
-    EPILOGUE's function with that flag; a single bf16 row then streams the packed weight).
+    `avx512`, an f32 or bf16 product by a constant weight runs on mlc's own kernel,
+    native/sgemm_avx512.h or gemm_bf16.h, not MKL's: EPILOGUE's function with that flag;
+    a single row then streams the packed weight).
 
     One workgroup calls the plugin on the whole matmul, and the plugin splits it among
     its own threads (native/team.h): the plan for IREE's local-sync driver, which runs a
@@ -290,7 +290,7 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_sca
     else:
         kind = _kind(lhs.type.element_type)
         function, result = (FUNCTIONS if fingerprint is None else PACKED)[kind], result_type(kind)
-        avx512 = avx512 and fingerprint is not None and own_kernel_takes(kind, m)
+        avx512 = avx512 and fingerprint is not None and own_kernel_takes(kind)
         if avx512 and epilogue is None:
             epilogue = library_epilogue.Epilogue()
         if epilogue is not None:
@@ -509,7 +509,7 @@ class LibraryMatmuls(Pass):
         with ir.InsertionPoint(region or matmul), matmul.location:
             fingerprint = None
             rows = lhs.type.shape[0]
-            own_kernel = avx512 and own_kernel_takes(_kind(lhs.type.element_type), rows)
+            own_kernel = avx512 and own_kernel_takes(_kind(lhs.type.element_type))
             if self.packed and (rows > 1 or own_kernel):  # else it reads the weight as it lies
                 fingerprint = weight_fingerprint(rhs)
                 self.count("weights packed once" if fingerprint is not None else "weights packed at each call")

@@ -8,11 +8,11 @@ shapes. At bf16 (`MxKxNxbf16`), MKL runs on the Xeons' AMX at 3-4x its f32 rate,
 where the EPYCs have none. So each new shape is timed both ways, on IREE's worker
 threads, as the executable will run it (constant weights, data tiling on), and the
 faster wins by at least `MARGIN`. A single row (a decode step's matvec, bound by reading
-its weight) is timed on copies of its weight one after another, as a decode step reads
-them (COLD_BYTES). The results are kept per CPU model and feature flags, IREE
-version and plugin build, in `matmul-choices/` under the executable cache's
-directory, so a shape is measured once per machine. A quantized int8 row (`MxKxNxq8`)
-is not measured: see `choose`.
+its weight) is timed on copies of its weight one after another, from memory, as a
+decode step reads them (`cold_bytes`), and the faster wins (MATVEC_MARGIN). The
+results are kept per CPU model and feature flags, IREE version and plugin build, in
+`matmul-choices/` under the executable cache's directory, so a shape is measured once
+per machine. A quantized int8 row (`MxKxNxq8`) is not measured: see `choose`.
 
 The `matmul-library` target option of llvm-cpu: "auto" (measure; the default), true
 (every matmul that qualifies, unmeasured) or false (none).
@@ -53,14 +53,22 @@ MAX_MEASURED_WEIGHT = 32 << 20  # bytes
 # The library must be at least this much faster to be chosen: the timings are noisy.
 MARGIN = 0.9
 ROUNDS, CALLS = 15, 2
-# A single row is timed on copies of its weight that together take this much (at most
-# MAX_COPIES), one product per copy, one dispatch after another in one call, as a decode
-# step runs them: each weight read once, from far caches or memory. Timed one call per
-# product on one weight, the call's own cost and a weight kept in the core's cache hid
-# the kernels' difference: Llama's bf16 2048x768 timed 0.17 ms on either kernel, and in
-# a decode step IREE's took 138 us, the library's 90 (Intel Xeon).
-COLD_BYTES = 32 << 20
-MAX_COPIES = 16
+# A single row is timed on copies of its weight that together take `cold_bytes()` (at
+# most MAX_COPIES), one product per copy, one dispatch after another in one call, as a
+# decode step runs them: each weight read once, from memory. Timed one call per product
+# on one weight, the call's own cost and a weight kept in the core's cache hid the
+# kernels' difference: Llama's bf16 2048x768 timed 0.17 ms on either kernel, and in a
+# decode step IREE's took 138 us, the library's 90 (Intel Xeon). Copies that the
+# last-level cache can hold are read partly from it: 32 MiB of Llama's f32 768x2048 on
+# an AMD EPYC with a 32 MiB L3 timed 0.158 ms, 40 GB/s, where its memory streams 31-34.
+MIN_COLD_BYTES, MAX_COLD_BYTES = 32 << 20, 96 << 20
+MAX_COPIES = 32
+# ... and the faster kernel wins it, by any margin: timed so, each reads the weight once
+# from memory in one dispatch, as the decode step will. With MARGIN, Llama's bf16
+# 768x2048 and 768x768 stayed on IREE's kernel (0.122 and 0.049 ms against mlc's 0.117
+# and 0.048), and its decode step took 8.13 ms a token where it takes 7.08 with them on
+# mlc's (AMD EPYC, the two alternated in one process).
+MATVEC_MARGIN = 1.0
 # Part of the timings' key: a new way of measuring measures every shape again.
 # 2: real weights for both kernels, blocks of columns; 3: single rows on copies in one call;
 # 4: weights packed once on the library (but single rows'), as mlc-library-matmuls{packed} runs them;
@@ -69,7 +77,8 @@ MAX_COPIES = 16
 # 7: f32 products of several rows also on mlc's own AVX-512 kernel (native/sgemm_avx512.h).
 # 8: bf16 products of several rows also on mlc's own AVX-512-BF16 kernel (native/gemm_bf16.h).
 # 9: single bf16 rows on mlc's own AVX-512-BF16 kernel too, their weight packed once.
-METHOD = 9
+# 10: every copy of a single row's weight its own values (they repeated every 7 copies).
+METHOD = 10
 # What is timed (see measure): the benchmark function and the IREE driver. IREE's kernel
 # on its task workers and on the calling thread alone (where a model runs on local-sync);
 # the library on the calling thread, whose calls split among the plugin's own threads;
@@ -116,17 +125,15 @@ def is_large_matvec(shape: str) -> bool:
 
 
 def avx512_suits(shape: str) -> bool:
-    """Whether mlc's own kernel can run `shape` here, its weight packed once: f32 of
-    several rows on a CPU with AVX-512F (native/sgemm_avx512.h), or bf16 of an even K on
-    one with AVX-512-BF16 (native/gemm_bf16.h, which reads A's rows a pair at a time), a
-    single row too (a decode step's), which then streams the weight in the order it lies
-    packed. A single f32 row measured 2-3x slower on sgemm_avx512.h than on IREE's kernel
-    (AMD EPYC: GPT-2's 1x3072x768 1.06 ms against 0.39), so it is not a candidate.
-    Whether it does is measured, against MKL and IREE's kernel: on AMD's Zen 4 the f32
-    kernel ran BERT-base 9 % and GPT-2 14 % faster than IREE's kernel, where MKL ran them
-    slower than IREE's; MKL has no AVX-512-BF16 code there."""
-    m, k, _, operands = library_matmuls.parse_key(shape)
-    if not library_matmuls.own_kernel_takes(operands, m):
+    """Whether mlc's own kernel can run `shape` here, its weight packed once: f32 on a
+    CPU with AVX-512F (native/sgemm_avx512.h), or bf16 of an even K on one with
+    AVX-512-BF16 (native/gemm_bf16.h, which reads A's rows a pair at a time). A single
+    row (a decode step's) streams the weight in the order it lies packed. Whether it
+    does is measured, against MKL and IREE's kernel: on AMD's Zen 4 the f32 kernel ran
+    BERT-base 9 % and GPT-2 14 % faster than IREE's kernel, where MKL ran them slower
+    than IREE's; MKL has no AVX-512-BF16 code there."""
+    _, k, _, operands = library_matmuls.parse_key(shape)
+    if not library_matmuls.own_kernel_takes(operands):
         return False
     flags = set(cpu_fields().get("flags", "").split())
     if operands == "bf16":
@@ -202,10 +209,15 @@ def choose_measured(shapes: list[str], options: dict, alone: bool = False) -> di
         return {"library": [], "iree": shapes, "why": "unavailable: IREE's CPU driver in this process lacks the plugin"}
     measured = {s: timed[timed_as(s)] for s in large}
     rival = "iree one thread ms" if alone else "iree ms"
-    library = [s for s in large if _library_ms(measured[s]) < MARGIN * measured[s][rival]]
+    library = [s for s in large if _library_ms(measured[s]) < margin(s) * measured[s][rival]]
     avx512 = [s for s in library if _on_avx512(measured[s])]
     return {"library": library, "iree": [s for s in shapes if s not in library], "avx512": avx512,
             "why": f"measured on this CPU{' (IREE on the calling thread)' if alone else ''}", "measured": measured}
+
+
+def margin(shape: str) -> float:
+    """How much faster than IREE's kernel the library must measure on `shape` to be chosen."""
+    return MATVEC_MARGIN if library_matmuls.parse_key(shape)[0] == 1 else MARGIN
 
 
 def _on_avx512(timing: dict) -> bool:
@@ -296,17 +308,42 @@ class Measurements:
         os.replace(temporary, self.path)
 
 
+def cold_bytes() -> int:
+    """The bytes a single row's copies take: twice the last-level cache, so that most of
+    each copy comes from memory, within MIN_COLD_BYTES and MAX_COLD_BYTES (the benchmark
+    compiles every copy into its executable)."""
+    return min(MAX_COLD_BYTES, max(MIN_COLD_BYTES, 2 * last_level_cache_bytes()))
+
+
+@functools.cache
+def last_level_cache_bytes() -> int:
+    """The largest cache of CPU 0, from sysfs (0 where it cannot be read)."""
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    sizes = [0]
+    for size in Path("/sys/devices/system/cpu/cpu0/cache").glob("index*/size"):
+        try:
+            text = size.read_text().strip()
+        except OSError:
+            continue
+        if text[:-1].isdigit() and text[-1] in units:
+            sizes.append(int(text[:-1]) * units[text[-1]])
+        elif text.isdigit():
+            sizes.append(int(text))
+    return max(sizes)
+
+
 def copies(shape: str) -> int:
-    """How many copies of its weight a shape is timed on (see COLD_BYTES)."""
+    """How many copies of its weight a shape is timed on (see `cold_bytes`)."""
     if library_matmuls.parse_key(shape)[0] != 1:
         return 1
-    return max(1, min(MAX_COPIES, -(-COLD_BYTES // weight_bytes(shape))))
+    return max(1, min(MAX_COPIES, -(-cold_bytes() // weight_bytes(shape))))
 
 
 def _varied_values(k: int, n: int, operands: str, copy: int = 0) -> np.ndarray:
-    """A weight's values, exact in bf16 and int8; each copy its own (IREE would keep
-    one of equal constants)."""
-    steps = (np.arange(k * n).reshape(k, n) + copy) % 7
+    """A weight's values, exact in bf16 and int8; each copy its own: IREE would keep one
+    of equal constants, and the plugin one packed copy of equal weights (values that
+    repeated every 7 copies let 16 copies of a 2.4 MB weight be read from the cache)."""
+    steps = np.random.default_rng(copy).integers(0, 7, (k, n))
     return (steps - 3).astype(np.int8) if operands == "i8" else (steps * 0.125).astype(np.float32)
 
 

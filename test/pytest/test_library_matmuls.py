@@ -245,8 +245,10 @@ def test_timings_with_mlc_kernels_held_off_are_kept_apart(monkeypatch):
 
 
 def test_the_choice_follows_the_measurements(monkeypatch):
-    """The library wins a shape only when it measured at least 10 % faster."""
-    times = {"128x768x3072": {"iree ms": 4.0, "library ms": 2.0}, "128x3072x768": {"iree ms": 4.0, "library ms": 3.9}}
+    """The library wins a shape of several rows only when it measured at least 10 %
+    faster; a single row, timed on cold copies of its weight, when it measured faster."""
+    times = {"128x768x3072": {"iree ms": 4.0, "library ms": 2.0}, "128x3072x768": {"iree ms": 4.0, "library ms": 3.9},
+             "1x768x3072": {"iree ms": 0.40, "library ms": 0.39}, "1x3072x768": {"iree ms": 0.40, "library ms": 0.41}}
 
     class Known:
         def get(self, shapes):
@@ -255,8 +257,8 @@ def test_the_choice_follows_the_measurements(monkeypatch):
     monkeypatch.setattr(matmul_choice, "eligible_shapes", lambda module: [*times, "2x3x4"])
     monkeypatch.setattr(matmul_choice.Measurements, "here", classmethod(lambda cls: Known()))
     choice = matmul_choice.choose(None, {})
-    assert choice["library"] == ["128x768x3072"]
-    assert choice["iree"] == ["128x3072x768", "2x3x4"]
+    assert choice["library"] == ["128x768x3072", "1x768x3072"]
+    assert choice["iree"] == ["128x3072x768", "1x3072x768", "2x3x4"]
 
 
 @pytest.mark.iree
@@ -540,7 +542,7 @@ OWN_KERNELS = {"f32": ("mlc AVX-512", "AVX-512F", 1e-5), "bf16": ("mlc AVX-512-B
 
 
 @pytest.mark.iree
-@pytest.mark.parametrize("precision, rows", [("f32", 45), ("bf16", 45), ("bf16", 1)])  # a single f32 row stays off it
+@pytest.mark.parametrize("precision, rows", [("f32", 45), ("f32", 1), ("bf16", 45), ("bf16", 1)])
 def test_products_on_mlc_kernel_match_eager_and_mkl(tmp_path, precision, rows):
     """mlc's own f32 kernel (sgemm_avx512.h) and bf16 kernel (gemm_bf16.h) on odd sizes,
     each product's weight packed once: 45 rows (6 at a time, and 3) or a single row (a
@@ -776,13 +778,23 @@ def test_only_single_rows_are_measured_for_their_weight():
 
 
 def test_single_rows_are_timed_on_cold_copies_of_their_weight():
-    """A decode step reads each weight once, from far caches or memory: a single row is
-    timed on copies of its weight that together take COLD_BYTES (at most MAX_COPIES),
-    one copy per call. Several rows are timed on one weight."""
-    assert matmul_choice.copies("1x768x2304xbf16") == 10  # 3.4 MiB each
+    """A decode step reads each weight once, from memory: a single row is timed on copies
+    of its weight that together take twice the last-level cache (within bounds; at most
+    MAX_COPIES), one copy per product. Several rows are timed on one weight."""
+    cold = matmul_choice.cold_bytes()
+    assert matmul_choice.MIN_COLD_BYTES <= cold <= matmul_choice.MAX_COLD_BYTES
+    assert cold >= min(matmul_choice.MAX_COLD_BYTES, 2 * matmul_choice.last_level_cache_bytes())
+    assert matmul_choice.copies("1x768x2304xbf16") == -(-cold // (768 * 2304 * 2))  # 3.4 MiB each
     assert matmul_choice.copies("1x768x768xi8") == matmul_choice.MAX_COPIES
-    assert matmul_choice.copies("1x4096x4096xbf16") == 1  # 32 MiB
+    assert matmul_choice.copies("1x8192x8192xbf16") == 1  # 128 MiB
     assert matmul_choice.copies("128x768x3072") == 1
+
+
+def test_every_copy_of_a_timed_weight_has_values_of_its_own():
+    """Equal copies would be one packed weight on the plugin and one constant in IREE,
+    read from the cache: values that repeated every 7 copies did."""
+    values = [matmul_choice._varied_values(64, 64, "f32", copy).tobytes() for copy in range(matmul_choice.MAX_COPIES)]
+    assert len(set(values)) == len(values)
 
 
 @pytest.mark.iree

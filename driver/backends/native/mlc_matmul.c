@@ -11,9 +11,10 @@
  * AVX-512-BF16 for bf16 (gemv_bf16.h), VNNI for int8 (gemv_s8_vnni.h). `mlc_matvec_s8_quantizing`
  * takes an f32 row and quantizes it itself (mlc.quantized_matmul of an LLM's decode step);
  * `mlc_gemm_s8_quantizing` does so for several rows, with an epilogue, on mlc's own AMX or
- * VNNI kernel (amx_s8.h, vnni_s8.h) where the CPU has one. An f32 product of several
- * rows by a constant weight runs on mlc's own AVX-512 kernel (sgemm_avx512.h) where the
- * compiler measured it faster than MKL and says so (EPILOGUE_AVX512).
+ * VNNI kernel (amx_s8.h, vnni_s8.h) where the CPU has one. An f32 or bf16 product by a
+ * constant weight (several rows, or a single one) runs on mlc's own AVX-512 kernels
+ * (sgemm_avx512.h, gemm_bf16.h) where the compiler measured them faster and says so
+ * (EPILOGUE_AVX512).
  * `mlc_attention` runs one head of mlc.attention: scores, softmax and output in one call
  * (mlc_attention.h), and `mlc_layer_norm` the rows of an mlc.layer_norm (mlc_layer_norm.h).
  * Load it with `--executable_plugin=libmlc_matmul.so`. */
@@ -262,8 +263,8 @@ static int f32_on_mkl(void) {
 }
 
 /* mlc_sgemm_packed on mlc's own kernel (sgemm_avx512.h), its weight packed once in that
- * kernel's layout (several rows: a single f32 row stays on IREE's kernel or MKL's,
- * matmul_choice.avx512_suits); on MKL where the CPU lacks AVX-512, MLC_F32_KERNEL=mkl
+ * kernel's layout (a single row too, which then streams it: sgemm_avx512_row); on MKL
+ * where the CPU lacks AVX-512, MLC_F32_KERNEL=mkl
  * holds it off, or the weight cannot be kept packed. */
 static int sgemm_avx512_packed_block(void* params_ptr) {
   const mlc_sgemm_packed_params_t* p = (const mlc_sgemm_packed_params_t*)params_ptr;
