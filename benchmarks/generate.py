@@ -28,8 +28,12 @@ The limit is the bytes one decode step must read, over this machine's measured m
 bandwidth: every weight a matmul reads, at the precision's element size (the LM head
 once, also where it shares the input embedding's tensor), and every 1-D weight (norms,
 biases) in f32; embedding rows and the cache are left out (a few MB). The bandwidth is
-the best of 5 reads of a 1 GiB tensor in 2 MiB pages by torch on every core (a sum). "kernels" lists
-what the decode executable's matmul code uses (driver/backends/cpu_instructions.py).
+the best of 5 reads of a 1 GiB tensor in 2 MiB pages by torch on every core (a sum),
+read just before and just after each row's timing, the larger of the two (the "GB/s"
+column): a virtual machine's memory can change speed within minutes (an AMD EPYC read
+27.0 GB/s at one run's start and 51.7 at the next one's, eight minutes later), and a
+limit read once for the whole run set some rows below 1 and others near 2. "kernels"
+lists what the decode executable's matmul code uses (driver/backends/cpu_instructions.py).
 """
 
 import argparse
@@ -161,7 +165,9 @@ def run_model(name: str, precisions: list[str], args) -> list[dict]:
                              "failure": "no peer: nothing to quantize (no nn.Linear)"})
                 continue
             try:
+                before = read_bandwidth()
                 ttft, per_token, tokens = timed(generate, prompt, args.new_tokens, args.rounds)
+                bandwidth = max(before, read_bandwidth())
             except Exception as error:  # a peer that cannot run this combination: its row says why
                 failure = "fails: " + str(error).strip().splitlines()[0][:60]
                 rows.append({"model": name, "precision": precision, "variant": variant, "failure": failure})
@@ -173,7 +179,7 @@ def run_model(name: str, precisions: list[str], args) -> list[dict]:
             rows.append({"model": name, "precision": precision, "variant": variant, "ttft": ttft,
                          "per_token": per_token, "agree": agree,
                          "kernels": kernels(generators[variant]) if variant in generators else "",
-                         "limit": bytes_per_token(model, precision) / args.bandwidth})
+                         "bandwidth": bandwidth, "limit": bytes_per_token(model, precision) / bandwidth})
             log(f"{name} {precision} {variant}: first token {ttft * 1e3:.1f} ms, {per_token * 1e3:.2f} ms per token")
     _check_f32_tokens(rows, args.new_tokens)
     return rows
@@ -193,15 +199,15 @@ def _check_f32_tokens(rows, new_tokens: int) -> None:
 
 
 def print_table(rows, args) -> None:
-    header = ["model", "precision", "variant", "first token ms", "ms / token", "limit ms / token",
+    header = ["model", "precision", "variant", "first token ms", "ms / token", "GB/s", "limit ms / token",
               "/ limit", "tokens = f32 eager", "kernels (mlc)"]
     lines = [header]
     for row in rows:
         if "failure" in row:
-            lines.append([row["model"], row["precision"], row["variant"], row["failure"], "", "", "", "", ""])
+            lines.append([row["model"], row["precision"], row["variant"], row["failure"], "", "", "", "", "", ""])
             continue
         lines.append([row["model"], row["precision"], row["variant"], f"{row['ttft'] * 1e3:.1f}",
-                      f"{row['per_token'] * 1e3:.2f}", f"{row['limit'] * 1e3:.2f}",
+                      f"{row['per_token'] * 1e3:.2f}", f"{row['bandwidth'] / 1e9:.1f}", f"{row['limit'] * 1e3:.2f}",
                       f"{row['per_token'] / row['limit']:.2f}",
                       "" if row["agree"] is None else f"{row['agree']}/{args.new_tokens}", row["kernels"]])
     print_grid(lines, args.markdown)
@@ -221,13 +227,12 @@ def main() -> None:
     precisions = args.precisions.split(",")
     if precisions[0] != "f32":
         precisions = ["f32"] + [p for p in precisions if p != "f32"] if "f32" in precisions else precisions
-    args.bandwidth = read_bandwidth()
     rows = [row for name in args.models.split(",") for row in run_model(name, precisions, args)]
     for line in machine():
         print(line)
-    print(f"memory read bandwidth: {args.bandwidth / 1e9:.1f} GB/s at the start, {read_bandwidth() / 1e9:.1f} at "
-          f"the end (sum over 1 GiB in 2 MiB pages, {torch.get_num_threads()} threads; the limits use the start's); "
-          f"CPU: {cpu()[0]}; load average {os.getloadavg()[0]:.2f} at the end")
+    print(f"memory read bandwidth (GB/s): a sum over 1 GiB in 2 MiB pages on {torch.get_num_threads()} threads, "
+          f"before and after each row's timing, the larger; CPU: {cpu()[0]}; load average "
+          f"{os.getloadavg()[0]:.2f} at the end")
     print_table(rows, args)
 
 
