@@ -77,7 +77,8 @@ MATVEC_MARGIN = 1.0
 # 7: f32 products of several rows also on mlc's own AVX-512 kernel (native/sgemm_avx512.h).
 # 8: bf16 products of several rows also on mlc's own AVX-512-BF16 kernel (native/gemm_bf16.h).
 # 9: single bf16 rows on mlc's own AVX-512-BF16 kernel too, their weight packed once.
-# 10: every copy of a single row's weight its own values (they repeated every 7 copies).
+# 10: single f32 rows on mlc's own AVX-512 kernel too; a single row's copies each with values of
+#     their own (they repeated every 7 copies), together twice the last-level cache.
 METHOD = 10
 # What is timed (see measure): the benchmark function and the IREE driver. IREE's kernel
 # on its task workers and on the calling thread alone (where a model runs on local-sync);

@@ -264,8 +264,8 @@ static int f32_on_mkl(void) {
 
 /* mlc_sgemm_packed on mlc's own kernel (sgemm_avx512.h), its weight packed once in that
  * kernel's layout (a single row too, which then streams it: sgemm_avx512_row); on MKL
- * where the CPU lacks AVX-512, MLC_F32_KERNEL=mkl
- * holds it off, or the weight cannot be kept packed. */
+ * where the CPU lacks AVX-512, MLC_F32_KERNEL=mkl holds it off, or the weight cannot be
+ * kept packed. */
 static int sgemm_avx512_packed_block(void* params_ptr) {
   const mlc_sgemm_packed_params_t* p = (const mlc_sgemm_packed_params_t*)params_ptr;
   const mlc_gemm_params_t* g = &p->gemm;
