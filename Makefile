@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-models test-fast conformance conformance-sample fuzz lint lit pytest venv lock clean system-packages
+.PHONY: demo test test-models test-fast conformance conformance-sample fuzz fuzz-kernels lint lit pytest venv lock clean system-packages
 
 # pytest runs on both cores (pytest-xdist). --dist loadgroup keeps the cases that share one
 # compiled module (an xdist_group: a family of op cases) on one worker, so it compiles once.
@@ -67,6 +67,12 @@ conformance-sample: $(STAMP)
 FUZZ_ARGS ?= --graphs 200
 fuzz: $(STAMP)
 	$(BIN)/python test/fuzz/run.py $(FUZZ_ARGS)
+
+# The matmul plugin's own kernels at random sizes (test/fuzz/kernels.py): matmul blocks at
+# f32, bf16 and int8, attention and LayerNorm, each against eager, in three configurations.
+FUZZ_KERNELS_ARGS ?= --cases 100
+fuzz-kernels: $(STAMP)
+	$(BIN)/python test/fuzz/kernels.py $(FUZZ_KERNELS_ARGS)
 
 # Debian packages: the Vulkan runtime of the vulkan-spirv target (the Vulkan loader and
 # Mesa's lavapipe, a Vulkan device on the CPU); Graphviz, which lays out the picture of

@@ -89,15 +89,17 @@ VARIANTS = {"iree": ("iree", "local-task"), "iree one thread": ("iree", "local-s
 
 
 def option(options: dict) -> str:
-    """The `matmul-library` option as "auto", "on" or "off"."""
+    """The `matmul-library` option as "auto", "on", "off" or "mlc" (on, with every shape
+    that mlc's own f32 or bf16 kernel can run on it, unmeasured: what test/fuzz/kernels.py
+    and the kernels' tests check them with)."""
     value = options.get("matmul-library", "auto")
     if value is True or value == "on":
         return "on"
     if value is False or value == "off":
         return "off"
-    if value == "auto":
-        return "auto"
-    raise UserError(f"target 'llvm-cpu': matmul-library must be auto, true or false, got {value!r}")
+    if value in ("auto", "mlc"):
+        return value
+    raise UserError(f"target 'llvm-cpu': matmul-library must be auto, true, false or mlc, got {value!r}")
 
 
 def eligible_shapes(module: ir.Operation) -> list[str]:
@@ -199,11 +201,14 @@ def choose_measured(shapes: list[str], options: dict, alone: bool = False) -> di
                 f"(a single row: {MIN_WEIGHT_BYTES >> 10} KiB of weight)"}
     ok, reason = matmul_library.available()
     if not ok:
-        if mode == "on":
-            raise UserError(f"target 'llvm-cpu': matmul-library is on, but mlc's matmul plugin cannot be used here: {reason}")
+        if mode in ("on", "mlc"):
+            raise UserError(f"target 'llvm-cpu': matmul-library is {mode}, but mlc's matmul plugin cannot be used here: {reason}")
         return {"library": [], "iree": shapes, "why": f"unavailable: {reason}"}
     if mode == "on":
         return {"library": shapes, "iree": [], "why": "on (target option)"}
+    if mode == "mlc":
+        return {"library": shapes, "iree": [], "avx512": [s for s in shapes if avx512_suits(s)],
+                "why": "mlc's own kernels (target option)"}
     try:
         timed = Measurements.here().get(list(dict.fromkeys(map(timed_as, large))))
     except matmul_library.MissingPlugin:  # this process made IREE's CPU driver before mlc could hand it the plugin

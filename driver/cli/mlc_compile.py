@@ -39,10 +39,11 @@ def _argument_parser() -> ArgumentParser:
     parser.add_argument("--target", help="what to compile for (see --list-targets; default llvm-cpu)")
     parser.add_argument("--list-targets", action="store_true", help="list the targets, what they need, and whether they run here")
     parser.add_argument("--cuda-sm", type=int, metavar="N", help="the CUDA compute capability for --target cuda, e.g. 80 or 90")
-    parser.add_argument("--matmul-library", choices=("auto", "on", "off"),
+    parser.add_argument("--matmul-library", choices=("auto", "on", "off", "mlc"),
                         help="llvm-cpu: run matmuls (f32, and bf16 or int8 at those precisions) on MKL through "
                              "mlc's IREE plugin: auto (the default) where it measured faster than IREE's kernel on "
-                             "this CPU, on for every one, off for none")
+                             "this CPU, on for every one, off for none, mlc for every one with mlc's own f32 and "
+                             "bf16 kernels where they can run it")
     parser.add_argument("--cpu", metavar="NAME",
                         help="llvm-cpu: the LLVM CPU to generate code for (default host: every instruction this CPU "
                              "has); e.g. x86-64-v3 for AVX2 without AVX-512, or another machine's, like sapphirerapids")

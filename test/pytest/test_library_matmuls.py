@@ -537,6 +537,21 @@ def test_mlc_f32_kernel_takes_the_shapes_it_measured_fastest_on(monkeypatch):
     assert matmul_choice.kernels(choice)[0] == matmul_library.kernel_of("128x768x3072")
 
 
+def test_the_mlc_option_puts_every_shape_on_the_plugin_and_mlc_kernels_unmeasured(monkeypatch):
+    """matmul-library=mlc: every matmul on the plugin, each that mlc's own f32 or bf16
+    kernel can run (avx512_suits) on it, nothing timed; int8 stays on the plugin's own
+    int8 kernels as with on."""
+    if not matmul_library.available()[0]:
+        pytest.skip("mlc's matmul plugin cannot be built here")
+    shapes = ["128x768x3072", "1x768x768", "45x300x130xbf16", "45x301x130xbf16", "128x768x768xi8"]
+    monkeypatch.setattr(matmul_choice.Measurements, "here", classmethod(lambda cls: pytest.fail("timed")))
+    choice = matmul_choice.choose_measured(shapes, {"matmul-library": "mlc"})
+    library = [s for s in shapes if matmul_library.exact_int8() or not s.endswith("i8")]
+    assert choice["library"] == library and choice["iree"] == []
+    assert choice["avx512"] == [s for s in library if matmul_choice.avx512_suits(s)]
+    assert "45x301x130xbf16" not in choice["avx512"]  # an odd depth: gemm_bf16.h reads rows in pairs
+
+
 # precision -> (mlc's own kernel, the instructions it needs, its error against eager's f32)
 OWN_KERNELS = {"f32": ("mlc AVX-512", "AVX-512F", 1e-5), "bf16": ("mlc AVX-512-BF16", "AVX-512-BF16", 2e-2)}
 
@@ -550,8 +565,10 @@ def test_products_on_mlc_kernel_match_eager_and_mkl(tmp_path, precision, rows):
     256 and one of 44), 130 and 300 columns split between the plugin's threads (panels
     of 64 not whole); with several rows bias, GELU and residual in the call (at bf16 the
     first call's result cast to bf16 there). Against eager, and against MKL
-    (MLC_F32_KERNEL=mkl; a single bf16 row then on gemv_bf16.h): as right, and not the
-    same bits, so mlc's kernel did run."""
+    (MLC_F32_KERNEL=mkl; a single bf16 row then on gemv_bf16.h): as right. MKL's log
+    (MKL_VERBOSE) shows that MKL packed and ran no GEMM with mlc's kernel, and did without
+    it (a single bf16 row: not the same bits). Bits alone do not tell them apart: on an
+    Intel Xeon (model 207) MKL's f32 GEMM of 45 rows gave mlc's bits exactly."""
     kernel, instructions, budget = OWN_KERNELS[precision]
     shape = f"{rows}x300x130" + ("" if precision == "f32" else f"x{precision}")
     if not matmul_choice.avx512_suits(shape):
@@ -559,11 +576,6 @@ def test_products_on_mlc_kernel_match_eager_and_mkl(tmp_path, precision, rows):
     script = """
 import sys, numpy as np, torch, mlc
 from mlc.driver.backends import matmul_choice
-measured = matmul_choice.choose_measured
-def on_mlc_kernel(shapes, options, alone=False):  # every suitable shape, unmeasured
-    choice = measured(shapes, options, alone)
-    return {**choice, "avx512": [s for s in choice["library"] if matmul_choice.avx512_suits(s)]}
-matmul_choice.choose_measured = on_mlc_kernel
 class Block(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -574,7 +586,7 @@ class Block(torch.nn.Module):
 
 torch.manual_seed(0)
 model, x = Block().eval(), torch.randn(int(sys.argv[4]), 300)
-compiled = mlc.compile(model, (x,), precision=sys.argv[2], target_options={"matmul-library": True})
+compiled = mlc.compile(model, (x,), precision=sys.argv[2], target_options={"matmul-library": "mlc"})
 with torch.no_grad():
     expected = model(x).numpy()
 got = np.asarray(compiled(x))
@@ -585,16 +597,24 @@ print(sorted(set(matmul_choice.kernels(compiled.report["matmul library"]))),
 """
     runs = {"mlc": {}, "mkl": {"MLC_F32_KERNEL": "mkl"}}
     outputs = {"mlc": f"['{kernel}'] 2 True", "mkl": f"['{matmul_library.kernel_of(shape)}'] 2 True"}
-    results = {}
+    results, mkl_gemms = {}, {}
     for name, settings in runs.items():
         env = {key: value for key, value in os.environ.items() if key != "MLC_F32_KERNEL"}
-        env.update(settings, MLC_CACHE_DIR=str(tmp_path / name))
+        env.update(settings, MLC_CACHE_DIR=str(tmp_path / name), MKL_VERBOSE="1")
         done = subprocess.run([sys.executable, "-c", script, str(tmp_path / f"{name}.npy"), precision, str(budget),
                                str(rows)], capture_output=True, text=True, env=env)
         assert done.returncode == 0, done.stderr[-2000:]
-        assert done.stdout.strip().splitlines()[-1] == outputs[name], done.stdout
+        lines = done.stdout.strip().splitlines()
+        assert [line for line in lines if not line.startswith("MKL_VERBOSE")][-1] == outputs[name], done.stdout
+        # the plugin's MKL calls take packed weights (eager's reference calls plain SGEMM)
+        mkl_gemms[name] = [line for line in lines if line.startswith("MKL_VERBOSE") and "GEMM" in line
+                           and ("_PACK" in line or "_COMPUTE(" in line)]
         results[name] = np.load(tmp_path / f"{name}.npy")
-    assert not np.array_equal(results["mlc"], results["mkl"])
+    assert mkl_gemms["mlc"] == []
+    if matmul_library.kernel_of(shape).startswith("MKL"):
+        assert any("_COMPUTE(" in line for line in mkl_gemms["mkl"]), mkl_gemms["mkl"]
+    else:  # both on the plugin's own kernels
+        assert not np.array_equal(results["mlc"], results["mkl"])
 
 
 @pytest.mark.iree
@@ -666,7 +686,7 @@ print(compiled.report["matmul library"]["library"], matmul_library.mkl_kernel("b
 
 
 def test_a_bad_option_value_is_an_error():
-    with pytest.raises(UserError, match="matmul-library must be auto, true or false, got 'sometimes'"):
+    with pytest.raises(UserError, match="matmul-library must be auto, true, false or mlc, got 'sometimes'"):
         mlc.compile(MLP(), (torch.randn(2, 64),), target_options={"matmul-library": "sometimes"})
 
 
