@@ -5,7 +5,11 @@ driver/backends/native/mlc_attention.h). Each case is checked against eager, and
 against the steps where the plugin is off."""
 
 import math
+import os
+import subprocess
+import sys
 
+import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
@@ -222,6 +226,36 @@ def test_attention_at_bf16_multiplies_bf16_on_the_plugin(case):
         assert 1e-4 < relative_error(actual, exact) < BF16_BUDGET
     else:
         assert_matches(actual, exact)
+
+
+@pytest.mark.skipif(not {"amx_bf16", "amx_tile"} <= cpu_flags(), reason="the CPU has no AMX-BF16")
+def test_attention_at_bf16_multiplies_on_amx_where_the_cpu_has_it(tmp_path):
+    """With AMX-BF16, a head's two products at bf16 go to MKL's bf16 GEMM, which runs on AMX
+    (mlc_attention.h: attention_on_amx), the operands rounded as gemm_bf16.h rounds them;
+    MKL_ENABLE_INSTRUCTIONS below AMX keeps them on gemm_bf16.h. MKL's log (MKL_VERBOSE)
+    shows which ran; both give bf16 operands summed exactly."""
+    script = """
+import sys, numpy as np, torch, torch.nn.functional as F, mlc
+torch.manual_seed(0)
+q, k, v = torch.randn(1, 4, 197, 64), torch.randn(1, 4, 197, 64), torch.randn(1, 4, 197, 64)
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        return F.scaled_dot_product_attention(q, k, v)
+
+np.save(sys.argv[1], np.asarray(mlc.compile(Attention(), (q, k, v), precision="bf16")(q, k, v)))
+"""
+    inputs = qkv(batch=1, heads=4, m=197, n=197, d=64, dv=64)  # the script's, seeded alike
+    reference = bf16_products_reference(*inputs)
+    gemms = {}
+    for name, limit in {"amx": {}, "below": {"MKL_ENABLE_INSTRUCTIONS": "AVX512_E3"}}.items():
+        env = {key: value for key, value in os.environ.items() if key != "MKL_ENABLE_INSTRUCTIONS"}
+        env.update(limit, MKL_VERBOSE="1", MLC_CACHE_DIR=str(tmp_path / name))
+        done = subprocess.run([sys.executable, "-c", script, str(tmp_path / f"{name}.npy")], capture_output=True,
+                              text=True, env=env)
+        assert done.returncode == 0, done.stderr[-2000:]
+        gemms[name] = [line for line in done.stdout.splitlines() if "GEMM_BF16BF16F32(" in line]
+        assert relative_error(torch.from_numpy(np.load(tmp_path / f"{name}.npy")), reference) < 1e-4
+    assert len(gemms["amx"]) == 2 * 4 and gemms["below"] == []  # two products of 4 heads
 
 
 class FusedProjection(torch.nn.Module):

@@ -14,6 +14,9 @@
  * r holding k = 4r..4r+3 of each of the 16 columns (tdpbssd's form), zeros past K and N.
  * Each step multiplies 32 rows by 32 columns: two tiles of A, two of B, four of C. */
 
+#ifndef MLC_AMX_S8_H_
+#define MLC_AMX_S8_H_
+
 #include <cpuid.h>
 #include <immintrin.h>
 #include <stdatomic.h>
@@ -168,3 +171,5 @@ AMX_S8_TARGET static void amx_s8_columns(const int8_t* a, size_t lda, const int8
 
 /* Gives the tile state back, so that the thread's context switches save no AMX state. */
 AMX_S8_TARGET static void amx_s8_release(void) { _tile_release(); }
+
+#endif  // MLC_AMX_S8_H_
