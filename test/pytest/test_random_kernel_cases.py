@@ -1,6 +1,7 @@
 """CI's fixed batch of random kernel cases (test/fuzz/kernels.py): the matmul plugin's
 own kernels at random sizes against eager. `make fuzz-kernels` runs the open-ended search."""
 
+import os
 import random
 import subprocess
 import sys
@@ -59,7 +60,7 @@ def test_the_bf16_budget_grows_with_eager_own_rounding_error():
 def test_a_fixed_batch_of_random_kernel_cases_matches_eager(tmp_path):
     """Ten cases on mlc's own kernels, each compiled, run and checked in one process."""
     done = subprocess.run([sys.executable, str(FUZZ), "--cases", "10", "--seed", "20261130", "--configurations", "mlc"],
-                          capture_output=True, text=True, env={**kernels.os.environ, "MLC_CACHE_DIR": str(tmp_path)})
+                          capture_output=True, text=True, env={**os.environ, "MLC_CACHE_DIR": str(tmp_path)})
     assert done.returncode == 0, done.stdout + done.stderr[-2000:]
     assert "mlc: 10 cases, 0 findings" in done.stdout
 
