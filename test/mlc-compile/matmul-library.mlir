@@ -21,6 +21,15 @@
 // RUN:   | FileCheck %s --check-prefix=MISSING
 // MISSING: no executable loader registered for the given executable format
 
+/// --matmul-library mlc: on the plugin, unmeasured, on mlc's own kernels where they run it.
+// RUN: mlc-compile %s -o %t/own.vmfb --matmul-library mlc --quiet --report %t/own.json 2>/dev/null
+// RUN: FileCheck %s --check-prefix=OWN --input-file %t/own.json
+// OWN: "matmul library": {
+// OWN-NEXT: "library": [
+// OWN-NEXT: "32x64x48"
+// OWN: "why": "mlc's own kernels (target option)"
+// OWN: "library matmuls": 1,
+
 /// A bad value is refused by the flag parser.
 // RUN: not mlc-compile %s -o %t/bad.vmfb --matmul-library sometimes 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: mlc-compile: error: argument --matmul-library: invalid choice: 'sometimes'

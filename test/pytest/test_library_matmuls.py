@@ -695,6 +695,8 @@ def test_on_where_the_plugin_cannot_be_built_is_an_error(monkeypatch):
     monkeypatch.setattr(matmul_choice, "eligible_shapes", lambda module: ["256x256x256"])
     with pytest.raises(UserError, match="matmul-library is on, but mlc's matmul plugin cannot be used here: no C"):
         matmul_choice.choose(None, {"matmul-library": True})
+    with pytest.raises(UserError, match="matmul-library is mlc, but mlc's matmul plugin cannot be used here: no C"):
+        matmul_choice.choose(None, {"matmul-library": "mlc"})
     assert matmul_choice.choose(None, {})["why"].startswith("unavailable: no C compiler")
 
 
