@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-models test-fast conformance conformance-sample fuzz fuzz-kernels lint lit pytest venv lock clean system-packages
+.PHONY: demo test test-models test-fast conformance conformance-sample fuzz fuzz-kernels fuzz-decoding lint lit pytest venv lock clean system-packages
 
 # pytest runs on both cores (pytest-xdist). --dist loadgroup keeps the cases that share one
 # compiled module (an xdist_group: a family of op cases) on one worker, so it compiles once.
@@ -73,6 +73,13 @@ fuzz: $(STAMP)
 FUZZ_KERNELS_ARGS ?= --cases 100
 fuzz-kernels: $(STAMP)
 	$(BIN)/python test/fuzz/kernels.py $(FUZZ_KERNELS_ARGS)
+
+# Random causal LMs (GPT-2, Llama, Qwen2, Gemma, Phi-3 at random sizes) generating through
+# mlc.generator at f32, bf16 and int8 (test/fuzz/decoding.py): each token's logits against
+# eager's over the whole sequence. On two processes; FUZZ_DECODING_ARGS picks the size.
+FUZZ_DECODING_ARGS ?= --cases 50
+fuzz-decoding: $(STAMP)
+	$(BIN)/python test/fuzz/decoding.py $(FUZZ_DECODING_ARGS)
 
 # Debian packages: the Vulkan runtime of the vulkan-spirv target (the Vulkan loader and
 # Mesa's lavapipe, a Vulkan device on the CPU); Graphviz, which lays out the picture of

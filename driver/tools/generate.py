@@ -111,53 +111,65 @@ class Generator:
             self._compiled[tokens] = mlc.compile(self.step, example, **self.compile_options)
         return self._compiled[tokens]
 
-    def generate(self, input_ids: torch.Tensor, max_new_tokens: int) -> torch.Tensor:
+    def generate(self, input_ids: torch.Tensor, max_new_tokens: int, *, output_logits: bool = False):
         """The prompt followed by `max_new_tokens` greedy tokens, as `model.generate(input_ids,
-        do_sample=False, max_new_tokens=...)` gives them (no end-of-text stop)."""
+        do_sample=False, max_new_tokens=...)` gives them (no end-of-text stop). With
+        `output_logits`, (tokens, logits): the logits each new token was chosen from, one
+        [1, vocab] tensor per token, as transformers' `output_logits=True` gives them. Each
+        step then reads its logits out of IREE's memory."""
         prompt = self._checked(input_ids, max_new_tokens)
         prefill, decode = self.compiled(prompt.shape[1]), self.compiled(1)
+        logits = [] if output_logits else None
         start = time.perf_counter()
-        _, token, *caches = self._step(prefill, prompt, torch.tensor(0), *self.empty_cache())
+        _, token, *caches = self._step(prefill, logits, prompt, torch.tensor(0), *self.empty_cache())
         first = time.perf_counter()
-        tokens = [token, *self._decode(decode, token, prompt.shape[1], caches, max_new_tokens - 1)]
+        tokens = [token, *self._decode(decode, token, prompt.shape[1], caches, max_new_tokens - 1, logits)]
         end = time.perf_counter()
         self.timings = Timings(first_token=first - start, per_token=(end - first) / max(1, max_new_tokens - 1),
                                tokens=max_new_tokens)
-        return torch.cat([prompt, *tokens], dim=1)
+        tokens = torch.cat([prompt, *tokens], dim=1)
+        return tokens if logits is None else (tokens, tuple(logits))
 
-    def _decode(self, decode, token: torch.Tensor, start: int, caches: list, steps: int) -> list[torch.Tensor]:
+    def _decode(self, decode, token: torch.Tensor, start: int, caches: list, steps: int, read) -> list[torch.Tensor]:
         """The next `steps` tokens after `token` at position `start`. Where the target keeps results,
         the first step checks what it takes (`run_resident`), and each later one takes the
-        step before's caches back as they are (`run_fed_back`)."""
+        step before's caches back as they are (`run_fed_back`). `read`, unless None, is the
+        list each step's logits are appended to."""
         if steps == 0:
             return []
-        _, token, *caches = self._step(decode, token, torch.tensor(start), *caches)
+        _, token, *caches = self._step(decode, read, token, torch.tensor(start), *caches)
         tokens = [token]
         if not decode.bound_target.keeps_results:
             for position in range(start + 1, start + steps):
-                _, token, *caches = self._step(decode, token, torch.tensor(position), *caches)
+                _, token, *caches = self._step(decode, read, token, torch.tensor(position), *caches)
                 tokens.append(token)
             return tokens
         token, views = token.numpy(), [cache.take()[0] for cache in caches]
         for position in range(start + 1, start + steps):
-            _, token, *kept = decode.run_fed_back([token, np.array(position, dtype=np.int64), *views], self._kept)
+            logits, token, *kept = decode.run_fed_back([token, np.array(position, dtype=np.int64), *views],
+                                                       self._kept(read))
+            if read is not None:
+                read.append(torch.from_numpy(logits))
             views = [view for view, _ in kept]
             tokens.append(torch.from_numpy(token))
         return tokens
 
-    def _step(self, compiled, *args) -> list:
+    def _step(self, compiled, read, *args) -> list:
         """[logits, next token, *caches] of one call. Where the target keeps results in its
         memory, the caches stay there from one step to the next (Compiled.run_resident):
         as tensors, each step would copy every cache out and back in. The logits stay
-        there too, unread."""
-        if not compiled.bound_target.keeps_results:
-            return compiled(*args)
-        return compiled.run_resident(*args, keep=self._kept)
+        there too, unread, unless `read` (a list, else None) is to get them."""
+        results = compiled(*args) if not compiled.bound_target.keeps_results \
+            else compiled.run_resident(*args, keep=self._kept(read))
+        if read is not None:
+            read.append(results[0])
+        return results
 
-    @property
-    def _kept(self) -> list[int]:
-        """The results a step leaves in IREE's memory: the logits, unread, and the caches."""
-        return [0, *range(2, 2 + 2 * self.layers)]
+    def _kept(self, read) -> list[int]:
+        """The results a step leaves in IREE's memory: the caches, and the logits unless
+        they are `read` (a list, else None)."""
+        caches = list(range(2, 2 + 2 * self.layers))
+        return caches if read is not None else [0, *caches]
 
     def _checked(self, input_ids, max_new_tokens: int) -> torch.Tensor:
         if not isinstance(input_ids, torch.Tensor) or input_ids.dtype != torch.int64 or input_ids.dim() != 2:

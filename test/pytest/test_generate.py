@@ -37,6 +37,21 @@ def test_greedy_tokens_equal_model_generate(name):
 
 
 @pytest.mark.iree
+def test_output_logits_are_model_generate_logits():
+    """generate(output_logits=True): the logits each new token was chosen from, read out of
+    IREE's memory at each step, as transformers gives them; the tokens are the same as without."""
+    model = language_models.build("llama-tiny")
+    prompt = prompt_of(model)
+    expected = language_models.eager_generate(model, prompt, 6, output_logits=True, return_dict_in_generate=True)
+    generator = mlc.generator(model, max_cache_len=16)
+    tokens, logits = generator.generate(prompt, 6, output_logits=True)
+    assert tokens.tolist() == expected.sequences.tolist() == generator.generate(prompt, 6).tolist()
+    assert len(logits) == 6 and all(row.shape == (1, model.config.vocab_size) for row in logits)
+    for row, expected_row in zip(logits, expected.logits, strict=True):
+        torch.testing.assert_close(row, expected_row, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.iree
 @pytest.mark.parametrize("name", ["gpt2-tiny", "llama-tiny"])
 def test_decode_step_writes_the_cache_at_the_position(name):
     """One decode step against eager's, and the cache rows it writes: only the position's.

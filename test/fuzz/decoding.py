@@ -1,0 +1,217 @@
+"""`make fuzz-decoding`: random causal language models generating through `mlc.generator`, against eager.
+
+    .venv/bin/python test/fuzz/decoding.py --cases 100              # on two processes
+    .venv/bin/python test/fuzz/decoding.py --cases 1 --seed 17 --jobs 1
+
+A generator is two executables and the state between them: the prefill of a prompt, then
+one decode step per token, each taking the caches the step before left in IREE's memory
+and writing the new token's key and value rows at a run-time position. The fixed tests
+(test_generate.py) decode two tiny models. Here each case draws one at random:
+- a family: GPT-2 (learned positions), Llama (RoPE, grouped-query attention, SwiGLU),
+  Qwen2 (biases on q, k and v), Gemma (its own head size, scaled embeddings), Phi-3
+  (q, k and v fused, gate and up fused);
+- its sizes: 1 to 3 layers, 1 to 8 heads, key/value heads any divisor, head sizes 2 to 64,
+  vocabularies of 3 to 3000, tied or untied embeddings, biases or not, and the activation;
+- a precision (f32, bf16, int8) and `matmul-library` (auto, mlc, or off: IREE's kernels);
+- a prompt of 1 to 40 tokens, 1 to 16 new ones, a cache with room to spare or none.
+
+It generates with `output_logits=True` and checks, for every new token:
+- the token is the argmax of the logits it was chosen from (the first of equal ones);
+- those logits against eager's, run over the whole sequence without a cache (mlc's tokens
+  before it, teacher-forced): at f32 within 1e-4 of their largest magnitude; at bf16 and
+  int8 within 1 % (of the norm) plus twice the error of eager under the same narrowing, at
+  that token or over the whole generation, whichever is more (with few channels, a value
+  rounded to the next level moves one token's logits by as much as the rounding of all):
+  `torch.autocast` to bf16, or its matmuls' weights and inputs rounded to int8 as
+  mlc-quantize-int8 rounds them (a sharp softmax or a near-zero logit vector magnifies either).
+A crash is a finding too. A finding prints the case and the command that repeats it; the
+exit status is the number of findings (at most 100).
+"""
+
+import argparse
+import dataclasses
+import random
+import subprocess
+import sys
+import time
+
+from kernels import error  # the largest difference over the largest magnitude
+
+F32_BUDGET = 1e-4
+NARROW_FLOOR = 1e-2
+FAMILIES = ("gpt2", "llama", "qwen2", "gemma", "phi3")
+
+
+@dataclasses.dataclass
+class Case:
+    family: str
+    precision: str
+    matmul_library: str  # "auto", "mlc" or "false"
+    sizes: dict
+
+    def __str__(self) -> str:
+        sizes = ", ".join(f"{k} {v}" for k, v in self.sizes.items() if v is not None)
+        return f"{self.family} at {self.precision}, matmul-library {self.matmul_library}: {sizes}"
+
+
+def draw(rng: random.Random) -> Case:
+    """One case at random (see the module docstring)."""
+    family, heads, head_size = rng.choice(FAMILIES), rng.randint(1, 8), rng.choice([2, 8, 16, 32, 64, rng.randint(1, 24) * 2])
+    prompt, new = rng.choice([1, rng.randint(2, 12), rng.randint(12, 40)]), rng.randint(1, 16)
+    return Case(family, rng.choice(["f32", "f32", "bf16", "int8"]), rng.choice(["auto", "mlc", "false"]), {
+        "layers": rng.randint(1, 3), "heads": heads,
+        "key/value heads": rng.choice([h for h in range(1, heads + 1) if heads % h == 0]), "head size": head_size,
+        "hidden": rng.randint(2, 128) * 2 if family == "gemma" else heads * head_size,  # Gemma's heads need not fill it
+        "intermediate": rng.choice([rng.randint(8, 64), rng.randint(64, 400)]),
+        "activation": rng.choice(["gelu_new", "gelu", "relu", "gelu_pytorch_tanh"]) if family == "gpt2" else None,
+        "vocabulary": rng.choice([rng.randint(3, 100), rng.randint(100, 3000)]),
+        "tied": rng.random() < 0.5, "bias": rng.random() < 0.5, "initializer range": rng.choice([0.1, 0.3, 0.5]),
+        "prompt": prompt, "new tokens": new, "cache": prompt + new + rng.choice([0, rng.randint(1, 40)])})
+
+
+def instantiate(case: Case, seed: int):
+    """(model, prompt) of `case`, with weights and prompt from `seed`."""
+    import torch
+    import transformers
+
+    torch.manual_seed(seed)
+    s = case.sizes
+    common = dict(vocab_size=s["vocabulary"], initializer_range=s["initializer range"], bos_token_id=0,
+                  eos_token_id=0, pad_token_id=0, tie_word_embeddings=s["tied"])
+    llama_like = dict(hidden_size=s["hidden"], intermediate_size=s["intermediate"], num_hidden_layers=s["layers"],
+                      num_attention_heads=s["heads"], num_key_value_heads=s["key/value heads"],
+                      max_position_embeddings=s["cache"], **common)
+    if case.family == "gpt2":
+        config = transformers.GPT2Config(n_layer=s["layers"], n_embd=s["hidden"], n_head=s["heads"],
+                                         n_positions=s["cache"], n_inner=s["intermediate"],
+                                         activation_function=s["activation"], **common)
+        model = transformers.GPT2LMHeadModel(config)
+    elif case.family == "llama":
+        config = transformers.LlamaConfig(attention_bias=s["bias"], mlp_bias=s["bias"], rope_theta=500.0, **llama_like)
+        model = transformers.LlamaForCausalLM(config)
+    elif case.family == "qwen2":
+        model = transformers.Qwen2ForCausalLM(transformers.Qwen2Config(**llama_like))
+    elif case.family == "gemma":
+        config = transformers.GemmaConfig(head_dim=s["head size"], **llama_like)
+        model = transformers.GemmaForCausalLM(config)
+    else:
+        model = transformers.Phi3ForCausalLM(transformers.Phi3Config(**llama_like))
+    prompt = torch.randint(0, s["vocabulary"], (1, s["prompt"]), generator=torch.Generator().manual_seed(seed))
+    return model.eval(), prompt
+
+
+def relative_error(got, expected) -> float:
+    """The norm of the difference, over the norm of `expected`."""
+    return float((got - expected).norm() / expected.norm().clamp_min(1e-30))
+
+
+def narrowed_eager(model, precision: str):
+    """A function of the token ids that gives eager's logits under the narrowing `precision`
+    makes: torch.autocast to bf16; or, as mlc-quantize-int8 does, every matmul by a weight
+    on int8 values: the weight's per output channel, its input's per row."""
+    import copy
+
+    import torch
+
+    if precision == "bf16":
+        def logits(ids):
+            with torch.autocast("cpu", torch.bfloat16):
+                return model(ids, attention_mask=torch.ones_like(ids)).logits.float()
+        return logits
+    rounded = copy.deepcopy(model)
+    for module in rounded.modules():
+        weight = getattr(module, "weight", None)
+        if isinstance(module, torch.nn.Embedding) or weight is None or weight.dim() != 2:
+            continue
+        depth = 0 if type(module).__name__ == "Conv1D" else 1  # GPT-2's Conv1D keeps [in, out]
+        weight.data = _int8_rounded(weight.data, depth)
+        module.register_forward_pre_hook(lambda _, inputs: (_int8_rounded(inputs[0], -1), *inputs[1:]))
+    return lambda ids: rounded(ids, attention_mask=torch.ones_like(ids)).logits
+
+
+def _int8_rounded(x, dim: int):
+    """`x` rounded to 255 levels, symmetric, scaled by its largest magnitude along `dim`."""
+    scale = x.abs().amax(dim=dim, keepdim=True) / 127
+    scale = scale.where(scale > 0, 1.0)
+    return (x / scale).round().clamp(-127, 127) * scale
+
+
+def check(case: Case, seed: int) -> str | None:
+    """None if `case` generated its tokens from logits within budget, else what went wrong."""
+    import torch
+
+    import mlc
+    from mlc.driver.backends import matmul_library
+
+    model, prompt = instantiate(case, seed)
+    library = {"auto": "auto", "mlc": "mlc", "false": False}[case.matmul_library]
+    if library == "mlc" and not matmul_library.available()[0]:
+        library = "auto"  # run_seeds said so
+    try:
+        generator = mlc.generator(model, max_cache_len=case.sizes["cache"], precision=case.precision,
+                                  target_options={"matmul-library": library})
+        tokens, logits = generator.generate(prompt, case.sizes["new tokens"], output_logits=True)
+    except Exception as failure:  # a crash is a finding too
+        return f"{type(failure).__name__}: {str(failure).splitlines()[0] if str(failure) else ''}"
+    got, new = torch.cat(logits).float(), tokens[0, prompt.shape[1]:]
+    chosen_from = tokens[:, :-1]  # the sequence each new token's logits were computed on, teacher-forced
+    with torch.no_grad():
+        expected = model(chosen_from, attention_mask=torch.ones_like(chosen_from)).logits[0, prompt.shape[1] - 1:]
+        narrowed = None if case.precision == "f32" else narrowed_eager(model, case.precision)(chosen_from)
+    if narrowed is not None:
+        narrowed = narrowed[0, prompt.shape[1] - 1:]
+        overall = relative_error(narrowed, expected)
+    for step, token in enumerate(new.tolist()):
+        if token != int(got[step].argmax()):
+            return f"token {step} is {token}, not the argmax {int(got[step].argmax())} of its logits"
+        if narrowed is None:
+            found, allowed = error(got[step], expected[step]), F32_BUDGET
+        else:
+            found = relative_error(got[step], expected[step])
+            allowed = NARROW_FLOOR + 2 * max(relative_error(narrowed[step], expected[step]), overall)
+        if not found <= allowed:
+            return f"the logits of token {step}: error {found:.3g}, allowed {allowed:.3g}"
+    return None
+
+
+def run_seeds(seeds: list[int]) -> int:
+    """Checks the cases of `seeds` in this process; prints each finding."""
+    from mlc.driver.backends import matmul_library
+
+    available, why = matmul_library.available()
+    if not available:
+        print(f"mlc's matmul plugin cannot be built here ({why}): cases drawn with matmul-library mlc run with auto")
+    findings, start = 0, time.monotonic()
+    for seed in seeds:
+        case = draw(random.Random(seed))
+        problem = check(case, seed)
+        if problem is not None:
+            findings += 1
+            print(f"finding: {case}: {problem}\n  repeat: {sys.executable} {__file__} --seed {seed} --cases 1 "
+                  f"--jobs 1", flush=True)
+    print(f"{len(seeds)} cases from seed {seeds[0] if seeds else '-'}, {findings} findings, "
+          f"{time.monotonic() - start:.0f} s", flush=True)
+    return findings
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cases", type=int, default=50, help="how many cases (default 50)")
+    parser.add_argument("--seed", type=int, default=0, help="the first case's seed")
+    parser.add_argument("--jobs", type=int, default=2, help="processes, each taking every jobs-th seed (default 2)")
+    parser.add_argument("--in-process", type=int, metavar="JOB", help=argparse.SUPPRESS)  # one job's seeds, here
+    args = parser.parse_args()
+    if args.cases < 1 or args.jobs < 1:
+        parser.error("--cases and --jobs must be at least 1")
+    seeds = range(args.seed, args.seed + args.cases)
+    if args.in_process is not None:
+        return min(run_seeds(list(seeds[args.in_process::args.jobs])), 100)
+    jobs = [subprocess.Popen([sys.executable, __file__, "--in-process", str(job), "--seed", str(args.seed),
+                              "--cases", str(args.cases), "--jobs", str(args.jobs)])
+            for job in range(min(args.jobs, args.cases))]
+    statuses = [job.wait() for job in jobs]
+    return min(sum(status if status >= 0 else 1 for status in statuses), 100)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""CI's fixed batch of random decoding cases (test/fuzz/decoding.py): random causal LMs
+generating through mlc.generator against eager. `make fuzz-decoding` runs the open-ended search."""
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
+import decoding  # noqa: E402
+
+FUZZ = Path(decoding.__file__)
+SEED = "20261530"
+
+
+def test_the_cases_cover_each_family_precision_and_edge():
+    """300 draws hold every family at every precision and library setting, one-token
+    prompts, full caches, grouped and single key/value heads, and heads that do not fill
+    Gemma's width."""
+    cases = [decoding.draw(random.Random(seed)) for seed in range(300)]
+    assert {(c.family, c.precision) for c in cases} == {
+        (family, precision) for family in decoding.FAMILIES for precision in ("f32", "bf16", "int8")}
+    assert {c.matmul_library for c in cases} == {"auto", "mlc", "false"}
+    sizes = [c.sizes for c in cases]
+    assert any(s["prompt"] == 1 for s in sizes) and any(s["prompt"] > 32 for s in sizes)
+    assert any(s["cache"] == s["prompt"] + s["new tokens"] for s in sizes)
+    assert any(1 < s["key/value heads"] < s["heads"] for s in sizes) and any(s["key/value heads"] == 1 for s in sizes)
+    assert any(c.sizes["hidden"] != c.sizes["heads"] * c.sizes["head size"] for c in cases if c.family == "gemma")
+
+
+def test_the_int8_reference_rounds_as_mlc_quantize_int8():
+    """255 symmetric levels scaled by the largest magnitude along the dimension; a zero row stays zero."""
+    x = torch.tensor([[1.0, -0.5, 0.004], [0.0, 0.0, 0.0]])
+    rounded = decoding._int8_rounded(x, -1)
+    assert rounded[0].tolist() == pytest.approx([1.0, -64 / 127, 1 / 127])
+    assert rounded[1].tolist() == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.iree
+def test_a_wrong_result_is_a_finding(monkeypatch, tmp_path):
+    """The check passes a right generation and fails one whose logits are off by more than the
+    budget. A prompt of one token: the prefill is the decode step, one compile."""
+    monkeypatch.setenv("MLC_CACHE_DIR", str(tmp_path))
+    case = decoding.Case("llama", "f32", "auto", {
+        "layers": 1, "heads": 4, "key/value heads": 2, "head size": 8, "hidden": 32, "intermediate": 40,
+        "activation": None, "vocabulary": 50, "tied": False, "bias": True, "initializer range": 0.3,
+        "prompt": 1, "new tokens": 4, "cache": 7})
+    assert decoding.check(case, 5) is None
+    monkeypatch.setattr(decoding, "error", lambda got, expected: 2 * decoding.F32_BUDGET)
+    assert decoding.check(case, 5) == (f"the logits of token 0: error {2 * decoding.F32_BUDGET:.3g}, "
+                                       f"allowed {decoding.F32_BUDGET:.3g}")
+
+
+@pytest.mark.iree
+def test_a_fixed_batch_of_random_decoding_cases_matches_eager(tmp_path):
+    """Four cases in one process: Phi-3 at f32 on IREE's kernels, Llama at bf16 and Gemma
+    at int8 on mlc's, Qwen2 at f32 on those its measurement chose."""
+    done = subprocess.run([sys.executable, str(FUZZ), "--cases", "4", "--seed", SEED, "--jobs", "1"],
+                          capture_output=True, text=True, env={**os.environ, "MLC_CACHE_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    assert f"4 cases from seed {SEED}, 0 findings" in done.stdout
+
+
+def test_bad_arguments_are_an_error():
+    done = subprocess.run([sys.executable, str(FUZZ), "--cases", "0"], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "--cases and --jobs must be at least 1" in done.stderr
