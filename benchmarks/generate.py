@@ -38,6 +38,7 @@ lists what the decode executable's matmul code uses (driver/backends/cpu_instruc
 
 import argparse
 import collections
+import functools
 import mmap
 import os
 import statistics
@@ -158,7 +159,8 @@ def run_model(name: str, precisions: list[str], args) -> list[dict]:
         if args.iree_kernels:
             generators["mlc, IREE's kernels"] = mlc.generator(model, max_cache_len=cache, precision=precision,
                                                               target_options={"matmul-library": False})
-        variants.update((variant, mlc_generator.generate) for variant, mlc_generator in generators.items())
+        variants.update((variant, functools.partial(mlc_generator.generate, stop_at_eos=False))
+                        for variant, mlc_generator in generators.items())  # eager's min_new_tokens: no stop
         for variant, generate in variants.items():
             if generate is None:
                 rows.append({"model": name, "precision": precision, "variant": variant,

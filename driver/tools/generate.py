@@ -111,41 +111,55 @@ class Generator:
             self._compiled[tokens] = mlc.compile(self.step, example, **self.compile_options)
         return self._compiled[tokens]
 
-    def generate(self, input_ids: torch.Tensor, max_new_tokens: int, *, output_logits: bool = False):
-        """The prompt followed by `max_new_tokens` greedy tokens, as `model.generate(input_ids,
-        do_sample=False, max_new_tokens=...)` gives them (no end-of-text stop). With
-        `output_logits`, (tokens, logits): the logits each new token was chosen from, one
-        [1, vocab] tensor per token, as transformers' `output_logits=True` gives them. Each
-        step then reads its logits out of IREE's memory."""
+    def generate(self, input_ids: torch.Tensor, max_new_tokens: int, *, stop_at_eos: bool = True,
+                 output_logits: bool = False):
+        """The prompt followed by up to `max_new_tokens` greedy tokens, as `model.generate(input_ids,
+        do_sample=False, max_new_tokens=...)` gives them: it stops after the model's end-of-text
+        token (its generation config's `eos_token_id`, one or several) unless `stop_at_eos` is
+        False. With `output_logits`, (tokens, logits): the logits each new token was chosen
+        from, one [1, vocab] tensor per token, as transformers' `output_logits=True` gives
+        them. Each step then reads its logits out of IREE's memory."""
         prompt = self._checked(input_ids, max_new_tokens)
         prefill, decode = self.compiled(prompt.shape[1]), self.compiled(1)
         logits = [] if output_logits else None
+        ends = self._end_tokens() if stop_at_eos else frozenset()
         start = time.perf_counter()
         _, token, *caches = self._step(prefill, logits, prompt, torch.tensor(0), *self.empty_cache())
         first = time.perf_counter()
-        tokens = [token, *self._decode(decode, token, prompt.shape[1], caches, max_new_tokens - 1, logits)]
+        steps = 0 if int(token) in ends else max_new_tokens - 1
+        tokens = [token, *self._decode(decode, token, prompt.shape[1], caches, steps, logits, ends)]
         end = time.perf_counter()
-        self.timings = Timings(first_token=first - start, per_token=(end - first) / max(1, max_new_tokens - 1),
-                               tokens=max_new_tokens)
+        self.timings = Timings(first_token=first - start, per_token=(end - first) / max(1, len(tokens) - 1),
+                               tokens=len(tokens))
         tokens = torch.cat([prompt, *tokens], dim=1)
         return tokens if logits is None else (tokens, tuple(logits))
 
-    def _decode(self, decode, token: torch.Tensor, start: int, caches: list, steps: int, read) -> list[torch.Tensor]:
-        """The next `steps` tokens after `token` at position `start`. Where the target keeps results,
-        the first step checks what it takes (`run_resident`), and each later one takes the
-        step before's caches back as they are (`run_fed_back`). `read`, unless None, is the
-        list each step's logits are appended to."""
+    def _end_tokens(self) -> frozenset[int]:
+        """The model's end-of-text tokens, as transformers' generate reads them."""
+        ends = self.step.model.generation_config.eos_token_id
+        return frozenset([] if ends is None else [ends] if isinstance(ends, int) else ends)
+
+    def _decode(self, decode, token: torch.Tensor, start: int, caches: list, steps: int, read,
+                ends: frozenset[int]) -> list[torch.Tensor]:
+        """Up to `steps` tokens after `token` at position `start`, the last of them the first
+        in `ends`. Where the target keeps results, the first step checks what it takes
+        (`run_resident`), and each later one takes the step before's caches back as they are
+        (`run_fed_back`). `read`, unless None, is the list each step's logits are appended to."""
         if steps == 0:
             return []
         _, token, *caches = self._step(decode, read, token, torch.tensor(start), *caches)
         tokens = [token]
         if not decode.bound_target.keeps_results:
             for position in range(start + 1, start + steps):
+                if int(token) in ends:
+                    break
                 _, token, *caches = self._step(decode, read, token, torch.tensor(position), *caches)
                 tokens.append(token)
             return tokens
         token, views = token.numpy(), [cache.take()[0] for cache in caches]
         for position in range(start + 1, start + steps):
+            if ends and int(token[0, 0]) in ends:
+                break
             logits, token, *kept = decode.run_fed_back([token, np.array(position, dtype=np.int64), *views],
                                                        self._kept(read))
             if read is not None:

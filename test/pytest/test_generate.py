@@ -30,10 +30,33 @@ def test_greedy_tokens_equal_model_generate(name):
     expected = language_models.eager_generate(model, prompt, NEW_TOKENS)
     assert len(set(expected[0, PROMPT:].tolist())) > NEW_TOKENS // 4  # varied tokens, not one repeated
     generator = mlc.generator(model, max_cache_len=48)
-    actual = generator.generate(prompt, NEW_TOKENS)
+    actual = generator.generate(prompt, NEW_TOKENS, stop_at_eos=False)  # eager's min_new_tokens
     assert actual.tolist() == expected.tolist()
     assert generator.timings.tokens == NEW_TOKENS and 0 < generator.timings.per_token
     assert sorted(generator._compiled) == [1, PROMPT]  # one prefill, one decode step
+
+
+@pytest.mark.iree
+def test_generation_stops_after_the_end_of_text_token_as_model_generate_does():
+    """The model's eos_token_id (one or a list) ends the generation after it, where it is the
+    first new token too; stop_at_eos=False runs on. The model's config is read at each call."""
+    model = language_models.build("llama-tiny")
+    prompt = prompt_of(model)
+    generator = mlc.generator(model, max_cache_len=48)
+    unstopped = generator.generate(prompt, NEW_TOKENS, stop_at_eos=False)[0, PROMPT:].tolist()
+    tenth = unstopped[10]
+    first_end = unstopped.index(tenth)
+    for ends, stop in [(tenth, first_end), ([1234, tenth], first_end), (unstopped[0], 0)]:
+        model.generation_config.eos_token_id = ends
+        with torch.no_grad():
+            expected = model.generate(prompt, attention_mask=torch.ones_like(prompt), do_sample=False,
+                                      max_new_tokens=NEW_TOKENS, pad_token_id=0)
+        tokens = generator.generate(prompt, NEW_TOKENS)
+        assert tokens.tolist() == expected.tolist()
+        assert tokens[0, PROMPT:].tolist() == unstopped[:stop + 1] and generator.timings.tokens == stop + 1
+        assert generator.generate(prompt, NEW_TOKENS, stop_at_eos=False)[0, PROMPT:].tolist() == unstopped
+    model.generation_config.eos_token_id = None
+    assert generator.generate(prompt, NEW_TOKENS)[0, PROMPT:].tolist() == unstopped
 
 
 @pytest.mark.iree
@@ -44,8 +67,8 @@ def test_output_logits_are_model_generate_logits():
     prompt = prompt_of(model)
     expected = language_models.eager_generate(model, prompt, 6, output_logits=True, return_dict_in_generate=True)
     generator = mlc.generator(model, max_cache_len=16)
-    tokens, logits = generator.generate(prompt, 6, output_logits=True)
-    assert tokens.tolist() == expected.sequences.tolist() == generator.generate(prompt, 6).tolist()
+    tokens, logits = generator.generate(prompt, 6, stop_at_eos=False, output_logits=True)
+    assert tokens.tolist() == expected.sequences.tolist() == generator.generate(prompt, 6, stop_at_eos=False).tolist()
     assert len(logits) == 6 and all(row.shape == (1, model.config.vocab_size) for row in logits)
     for row, expected_row in zip(logits, expected.logits, strict=True):
         torch.testing.assert_close(row, expected_row, rtol=1e-4, atol=1e-4)
@@ -116,7 +139,7 @@ def test_narrow_precisions_stay_within_their_budget(precision):
     with torch.no_grad():
         expected = model(prompt).logits[:, -1]
     assert 0 < relative_error(logits, expected) < budget
-    tokens = generator.generate(prompt, NEW_TOKENS)
+    tokens = generator.generate(prompt, NEW_TOKENS, stop_at_eos=False)
     assert tokens[0, PROMPT] == language_models.eager_generate(model, prompt, 1)[0, PROMPT]
     assert generator.compiled(1).report["precision"] == precision
 
@@ -129,7 +152,7 @@ def test_int8_decode_merges_sibling_matvecs(monkeypatch):
     model = language_models.build("llama-tiny")
     prompt = prompt_of(model)
     merged = mlc.generator(model, max_cache_len=48, precision="int8")
-    tokens = merged.generate(prompt, NEW_TOKENS)
+    tokens = merged.generate(prompt, NEW_TOKENS, stop_at_eos=False)
     layers = model.config.num_hidden_layers
     assert merged.compiled(1).report.pass_statistics("mlc-merge-sibling-matmuls") == {
         "matmuls merged": 5 * layers, "merged matmuls": 2 * layers}
@@ -137,7 +160,7 @@ def test_int8_decode_merges_sibling_matvecs(monkeypatch):
     monkeypatch.setattr(MergeSiblingMatmuls, "run", lambda self, module: None)
     separate = mlc.generator(model, max_cache_len=48, precision="int8")
     assert separate.compiled(1).report.pass_statistics("mlc-merge-sibling-matmuls") == {}
-    assert torch.equal(separate.generate(prompt, NEW_TOKENS), tokens)
+    assert torch.equal(separate.generate(prompt, NEW_TOKENS, stop_at_eos=False), tokens)
     caches = merged.compiled(PROMPT)(prompt, torch.tensor(0), *merged.empty_cache())[2:]
     step = (tokens[:, PROMPT:PROMPT + 1], torch.tensor(PROMPT), *caches)
     torch.testing.assert_close(merged.compiled(1)(*step)[0], separate.compiled(1)(*step)[0], rtol=0, atol=0)
