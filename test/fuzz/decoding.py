@@ -23,11 +23,11 @@ It generates with `output_logits=True` and checks:
   before it, teacher-forced): at f32 within 1e-4 of their largest magnitude, or twice as
   far as f32's rounding alone can move eager's (`rounding_sensitivity`) where that is more:
   a Llama of 3 layers at weights of 0.5 moved one token's logits by 2.5e-4 so; at bf16 and
-  int8 within 1 % (of the norm) plus twice the error of eager under the same narrowing, at
-  that token or over the whole generation, whichever is more (with few channels, a value
-  rounded to the next level moves one token's logits by as much as the rounding of all):
-  `torch.autocast` to bf16, or its matmuls' weights and inputs rounded to int8 as
-  mlc-quantize-int8 rounds them (a sharp softmax or a near-zero logit vector magnifies either).
+  int8 all new tokens' logits at once, within 1 % (of the norm) plus twice the error of
+  eager under the same narrowing: `torch.autocast` to bf16, or its matmuls' weights and
+  inputs rounded to int8 as mlc-quantize-int8 rounds them. Not token by token: two
+  roundings of the same precision, each as right as the other, moved one token's logits of
+  a Qwen2 by 5.7 % and 1.5 % (seed 1012), where its other tokens' moved by about 1 %.
 A crash is a finding too. A finding prints the case and the command that repeats it; the
 exit status is the number of findings (at most 100).
 """
@@ -195,22 +195,19 @@ def check(case: Case, seed: int) -> str | None:
     with torch.no_grad():
         expected = model(chosen_from, attention_mask=torch.ones_like(chosen_from)).logits[0, prompt.shape[1] - 1:]
         narrowed = None if case.precision == "f32" else narrowed_eager(model, case.precision)(chosen_from)
-    if narrowed is not None:
-        narrowed = narrowed[0, prompt.shape[1] - 1:]
-        overall = relative_error(narrowed, expected)
-    else:
-        sensitivity = rounding_sensitivity(model, chosen_from, prompt.shape[1] - 1)
     ends = [step for step, token in enumerate(new.tolist()) if token == END]
     if ends[:1] != ([len(new) - 1] if ends or len(new) < case.sizes["new tokens"] else []):
         return f"{len(new)} of {case.sizes['new tokens']} tokens, the end-of-text token at {ends}"
     for step, token in enumerate(new.tolist()):
         if token != int(got[step].argmax()):
             return f"token {step} is {token}, not the argmax {int(got[step].argmax())} of its logits"
-        if narrowed is None:
-            found, allowed = error(got[step], expected[step]), max(F32_BUDGET, 2 * sensitivity[step])
-        else:
-            found = relative_error(got[step], expected[step])
-            allowed = NARROW_FLOOR + 2 * max(relative_error(narrowed[step], expected[step]), overall)
+    if narrowed is not None:  # the whole generation's logits at once: rounding moves some tokens' far more
+        found = relative_error(got, expected)
+        allowed = NARROW_FLOOR + 2 * relative_error(narrowed[0, prompt.shape[1] - 1:], expected)
+        return None if found <= allowed else f"the logits: error {found:.3g}, allowed {allowed:.3g}"
+    sensitivity = rounding_sensitivity(model, chosen_from, prompt.shape[1] - 1)
+    for step in range(len(new)):
+        found, allowed = error(got[step], expected[step]), max(F32_BUDGET, 2 * sensitivity[step])
         if not found <= allowed:
             return f"the logits of token {step}: error {found:.3g}, allowed {allowed:.3g}"
     return None

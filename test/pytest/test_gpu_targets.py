@@ -56,6 +56,32 @@ def test_vulkan_matches_eager(example_model):
         torch.testing.assert_close(compiled(*fresh), model(*fresh), rtol=RTOL, atol=ATOL)
 
 
+class ScaledRows(torch.nn.Module):
+    """Rows scaled, then times a weight: the matmul's producer is an elementwise op."""
+
+    def __init__(self, width: int):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.randn(64, width))
+
+    def forward(self, x):
+        return (x * 2) @ self.weight
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("rows, width", [(1, 100), (1, 1000), (3, 100)])
+def test_vulkan_multiplies_by_a_weight_of_any_width_after_a_producer(rows, width):
+    """A matmul takes none of its producers into its dispatch on the GPUs (mlc-fuse's
+    matmuls-take-no-producers): fused, Vulkan's code got these wrong where the width is
+    not a multiple of 64 (1e33 off at [1, 100], 58 % at [1, 1000]), and with them every
+    decode step of a Llama (its final norm before the LM head)."""
+    require("vulkan-spirv")
+    torch.manual_seed(0)
+    model, x = ScaledRows(width), torch.randn(rows, 64)
+    compiled = mlc.compile(model, (x,), target="vulkan-spirv")
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x), rtol=RTOL, atol=ATOL)
+
+
 class Lookup(torch.nn.Module):
     """int64 in, float32 and int64 out: an embedding and index arithmetic past 32 bits."""
 
