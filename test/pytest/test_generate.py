@@ -64,7 +64,7 @@ def test_generation_on_vulkan_equals_model_generate():
     """Off the CPU each step passes its caches back as tensors (no resident results): the
     same tokens, and the same stop after the end-of-text token. Every decode step's logits
     were wrong there (58 % off) until matmuls kept their producers out of their dispatches
-    on the GPUs (test_gpu_targets.py)."""
+    on Vulkan (test_gpu_targets.py)."""
     runs, why = targets.get("vulkan-spirv").can_run()
     if not runs:
         pytest.skip(f"vulkan-spirv cannot run here: {why}")

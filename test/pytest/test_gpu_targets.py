@@ -70,8 +70,8 @@ class ScaledRows(torch.nn.Module):
 @pytest.mark.iree
 @pytest.mark.parametrize("rows, width", [(1, 100), (1, 1000), (3, 100)])
 def test_vulkan_multiplies_by_a_weight_of_any_width_after_a_producer(rows, width):
-    """A matmul takes none of its producers into its dispatch on the GPUs (mlc-fuse's
-    matmuls-take-no-producers): fused, Vulkan's code got these wrong where the width is
+    """A matmul takes none of its producers into its dispatch on Vulkan (mlc-fuse's
+    matmuls-take-no-producers): fused, its code got these wrong where the width is
     not a multiple of 64 (1e33 off at [1, 100], 58 % at [1, 1000]), and with them every
     decode step of a Llama (its final norm before the LM head)."""
     require("vulkan-spirv")
