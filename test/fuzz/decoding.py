@@ -2,6 +2,7 @@
 
     .venv/bin/python test/fuzz/decoding.py --cases 100              # on two processes
     .venv/bin/python test/fuzz/decoding.py --cases 1 --seed 17 --jobs 1
+    .venv/bin/python test/fuzz/decoding.py --cases 20 --target vulkan-spirv   # f32, no plugin there
 
 A generator is two executables and the state between them: the prefill of a prompt, then
 one decode step per token, each taking the caches the step before left in IREE's memory
@@ -13,6 +14,8 @@ and writing the new token's key and value rows at a run-time position. The fixed
 - its sizes: 1 to 3 layers, 1 to 8 heads, key/value heads any divisor, head sizes 2 to 64,
   vocabularies of 3 to 3000, tied or untied embeddings, biases or not, and the activation;
 - a precision (f32, bf16, int8) and `matmul-library` (auto, mlc, or off: IREE's kernels);
+  with `--target` another than llvm-cpu, f32 on that target (where each step passes its
+  caches back as tensors: only the CPU keeps results in IREE's memory);
 - a prompt of 1 to 40 tokens, 1 to 16 new ones, a cache with room to spare or none.
 
 It generates with `output_logits=True` and checks:
@@ -51,19 +54,22 @@ FAMILIES = ("gpt2", "llama", "qwen2", "gemma", "phi3")
 class Case:
     family: str
     precision: str
-    matmul_library: str  # "auto", "mlc" or "false"
+    matmul_library: str  # "auto", "mlc" or "false"; llvm-cpu's option
     sizes: dict
+    target: str = "llvm-cpu"
 
     def __str__(self) -> str:
         sizes = ", ".join(f"{k} {v}" for k, v in self.sizes.items() if v is not None)
-        return f"{self.family} at {self.precision}, matmul-library {self.matmul_library}: {sizes}"
+        where = f"matmul-library {self.matmul_library}" if self.target == "llvm-cpu" else f"on {self.target}"
+        return f"{self.family} at {self.precision}, {where}: {sizes}"
 
 
-def draw(rng: random.Random) -> Case:
-    """One case at random (see the module docstring)."""
+def draw(rng: random.Random, target: str = "llvm-cpu") -> Case:
+    """One case at random (see the module docstring); the same sizes on every target."""
     family, heads, head_size = rng.choice(FAMILIES), rng.randint(1, 8), rng.choice([2, 8, 16, 32, 64, rng.randint(1, 24) * 2])
     prompt, new = rng.choice([1, rng.randint(2, 12), rng.randint(12, 40)]), rng.randint(1, 16)
-    return Case(family, rng.choice(["f32", "f32", "bf16", "int8"]), rng.choice(["auto", "mlc", "false"]), {
+    precision, library = rng.choice(["f32", "f32", "bf16", "int8"]), rng.choice(["auto", "mlc", "false"])
+    return Case(family, precision if target == "llvm-cpu" else "f32", library, {
         "layers": rng.randint(1, 3), "heads": heads,
         "key/value heads": rng.choice([h for h in range(1, heads + 1) if heads % h == 0]), "head size": head_size,
         "hidden": rng.randint(2, 128) * 2 if family == "gemma" else heads * head_size,  # Gemma's heads need not fill it
@@ -71,7 +77,8 @@ def draw(rng: random.Random) -> Case:
         "activation": rng.choice(["gelu_new", "gelu", "relu", "gelu_pytorch_tanh"]) if family == "gpt2" else None,
         "vocabulary": rng.choice([rng.randint(3, 100), rng.randint(100, 3000)]),
         "tied": rng.random() < 0.5, "bias": rng.random() < 0.5, "initializer range": rng.choice([0.1, 0.3, 0.5]),
-        "prompt": prompt, "new tokens": new, "cache": prompt + new + rng.choice([0, rng.randint(1, 40)])})
+        "prompt": prompt, "new tokens": new, "cache": prompt + new + rng.choice([0, rng.randint(1, 40)])},
+        target)
 
 
 def instantiate(case: Case, seed: int):
@@ -184,12 +191,14 @@ def check(case: Case, seed: int) -> str | None:
     library = {"auto": "auto", "mlc": "mlc", "false": False}[case.matmul_library]
     if library == "mlc" and not matmul_library.available()[0]:
         library = "auto"  # run_seeds said so
+    where = {"target_options": {"matmul-library": library}} if case.target == "llvm-cpu" else {"target": case.target}
     try:
-        generator = mlc.generator(model, max_cache_len=case.sizes["cache"], precision=case.precision,
-                                  target_options={"matmul-library": library})
+        generator = mlc.generator(model, max_cache_len=case.sizes["cache"], precision=case.precision, **where)
         tokens, logits = generator.generate(prompt, case.sizes["new tokens"], output_logits=True)
     except Exception as failure:  # a crash is a finding too
-        return f"{type(failure).__name__}: {str(failure).splitlines()[0] if str(failure) else ''}"
+        lines = str(failure).splitlines() or [""]
+        cause = next((line.strip() for line in lines[1:] if "error:" in line), "")  # IREE's, under mlc's first line
+        return f"{type(failure).__name__}: {lines[0]} {cause}".rstrip()
     got, new = torch.cat(logits).float(), tokens[0, prompt.shape[1]:]
     chosen_from = tokens[:, :-1]  # the sequence each new token's logits were computed on, teacher-forced
     with torch.no_grad():
@@ -213,8 +222,8 @@ def check(case: Case, seed: int) -> str | None:
     return None
 
 
-def run_seeds(seeds: list[int]) -> int:
-    """Checks the cases of `seeds` in this process; prints each finding."""
+def run_seeds(seeds: list[int], target: str) -> int:
+    """Checks the cases of `seeds` on `target` in this process; prints each finding."""
     from mlc.driver.backends import matmul_library
 
     available, why = matmul_library.available()
@@ -222,12 +231,12 @@ def run_seeds(seeds: list[int]) -> int:
         print(f"mlc's matmul plugin cannot be built here ({why}): cases drawn with matmul-library mlc run with auto")
     findings, start = 0, time.monotonic()
     for seed in seeds:
-        case = draw(random.Random(seed))
+        case = draw(random.Random(seed), target)
         problem = check(case, seed)
         if problem is not None:
             findings += 1
             print(f"finding: {case}: {problem}\n  repeat: {sys.executable} {__file__} --seed {seed} --cases 1 "
-                  f"--jobs 1", flush=True)
+                  f"--jobs 1 --target {target}", flush=True)
     print(f"{len(seeds)} cases from seed {seeds[0] if seeds else '-'}, {findings} findings, "
           f"{time.monotonic() - start:.0f} s", flush=True)
     return findings
@@ -238,15 +247,23 @@ def main() -> int:
     parser.add_argument("--cases", type=int, default=50, help="how many cases (default 50)")
     parser.add_argument("--seed", type=int, default=0, help="the first case's seed")
     parser.add_argument("--jobs", type=int, default=2, help="processes, each taking every jobs-th seed (default 2)")
+    parser.add_argument("--target", default="llvm-cpu", help="where the generators run (default llvm-cpu)")
     parser.add_argument("--in-process", type=int, metavar="JOB", help=argparse.SUPPRESS)  # one job's seeds, here
     args = parser.parse_args()
     if args.cases < 1 or args.jobs < 1:
         parser.error("--cases and --jobs must be at least 1")
+    from mlc.driver.backends import targets
+
+    if args.target not in targets.TARGETS:
+        parser.error(f"unknown target {args.target!r}; choose from {', '.join(targets.TARGETS)}")
+    runs, why = targets.get(args.target).can_run()
+    if not runs:
+        parser.error(f"{args.target} cannot run here: {why}")
     seeds = range(args.seed, args.seed + args.cases)
     if args.in_process is not None:
-        return min(run_seeds(list(seeds[args.in_process::args.jobs])), 100)
+        return min(run_seeds(list(seeds[args.in_process::args.jobs]), args.target), 100)
     jobs = [subprocess.Popen([sys.executable, __file__, "--in-process", str(job), "--seed", str(args.seed),
-                              "--cases", str(args.cases), "--jobs", str(args.jobs)])
+                              "--cases", str(args.cases), "--jobs", str(args.jobs), "--target", args.target])
             for job in range(min(args.jobs, args.cases))]
     statuses = [job.wait() for job in jobs]
     return min(sum(status if status >= 0 else 1 for status in statuses), 100)

@@ -86,7 +86,18 @@ def test_a_fixed_batch_of_random_decoding_cases_matches_eager(tmp_path):
     assert f"4 cases from seed {SEED}, 0 findings" in done.stdout
 
 
-def test_bad_arguments_are_an_error():
-    done = subprocess.run([sys.executable, str(FUZZ), "--cases", "0"], capture_output=True, text=True)
+def test_other_targets_draw_the_same_sizes_at_f32():
+    """`--target vulkan-spirv`: the sizes of the CPU's case, at f32 (the GPU targets' one precision)."""
+    for seed in range(20):
+        on_cpu, on_vulkan = (decoding.draw(random.Random(seed), target) for target in ("llvm-cpu", "vulkan-spirv"))
+        assert on_vulkan.sizes == on_cpu.sizes and on_vulkan.family == on_cpu.family
+        assert on_vulkan.precision == "f32" and str(on_vulkan).startswith(f"{on_cpu.family} at f32, on vulkan-spirv: ")
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--cases", "0"], "--cases and --jobs must be at least 1"),
+    (["--target", "tpu"], "unknown target 'tpu'; choose from llvm-cpu, vulkan-spirv, cuda, mlir-cpu")])
+def test_bad_arguments_are_an_error(arguments, message):
+    done = subprocess.run([sys.executable, str(FUZZ), *arguments], capture_output=True, text=True)
     assert done.returncode == 2
-    assert "--cases and --jobs must be at least 1" in done.stderr
+    assert message in done.stderr
