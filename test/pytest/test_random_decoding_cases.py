@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from mlc.driver.backends import targets
 from mlc.driver.tools.generate import Generator
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
@@ -98,6 +99,16 @@ def test_other_targets_draw_the_same_sizes_at_f32():
     (["--cases", "0"], "--cases and --jobs must be at least 1"),
     (["--target", "tpu"], "unknown target 'tpu'; choose from llvm-cpu, vulkan-spirv, cuda, mlir-cpu")])
 def test_bad_arguments_are_an_error(arguments, message):
+    """Each a usage error (exit 2) with its reason; a target with no device here is one too."""
     done = subprocess.run([sys.executable, str(FUZZ), *arguments], capture_output=True, text=True)
     assert done.returncode == 2
     assert message in done.stderr
+
+
+def test_a_target_that_cannot_run_here_is_an_error():
+    runs, why = targets.get("cuda").can_run()
+    if runs:
+        pytest.skip("cuda runs here")
+    done = subprocess.run([sys.executable, str(FUZZ), "--target", "cuda"], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert f"cuda cannot run here: {why}" in done.stderr
