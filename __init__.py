@@ -65,11 +65,13 @@ def compile(model, example_args=None, *, target: str = "llvm-cpu", opt_level: in
 
 
 def generator(model, *, max_cache_len: int = 256, **compile_options):
-    """A Hugging Face causal LM compiled for greedy generation with a static key/value cache.
+    """A Hugging Face causal LM compiled for generation with a static key/value cache.
 
-    `generator.generate(input_ids, max_new_tokens)` gives what `model.generate(input_ids,
-    do_sample=False, max_new_tokens=...)` gives (batch 1; the prompt plus the new tokens
-    fit in `max_cache_len`), and `generator.timings` the time to first token and per token.
+    `generator.generate(input_ids, max_new_tokens, **options)` gives what `model.generate(
+    input_ids, max_new_tokens=..., **options)` gives: greedy, or sampled (`do_sample`,
+    `temperature`, `top_k`, `top_p`, `min_p`) at the same seed, with the model's generation
+    config for what `options` leave unset (batch 1; the prompt plus the new tokens fit in
+    `max_cache_len`), and `generator.timings` the time to first token and per token.
     `compile_options` are `mlc.compile`'s (`target`, `precision`, `opt_level`, ...); the
     prefill (one executable per prompt length) and the decode step are compiled on first use.
     """

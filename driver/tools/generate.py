@@ -1,7 +1,8 @@
-"""Greedy text generation with a key/value cache, for a Hugging Face causal LM.
+"""Text generation with a key/value cache, for a Hugging Face causal LM.
 
     generator = mlc.generator(model, max_cache_len=128, precision="int8")
-    tokens = generator.generate(input_ids, max_new_tokens=32)   # = model.generate(..., do_sample=False)
+    tokens = generator.generate(input_ids, max_new_tokens=32)   # = model.generate(input_ids, max_new_tokens=32)
+    generator.generate(input_ids, 32, do_sample=True, top_p=0.9)  # sampled, as model.generate samples
     generator.timings                                           # time to first token, ms per token
 
 The model is compiled twice, as one `CacheStep`: for the prompt (prefill, one
@@ -22,6 +23,7 @@ import numpy as np
 import torch
 
 from ...errors import UserError
+from .token_choice import TokenChoice
 
 
 def cache_shape(config, max_cache_len: int, batch: int = 1) -> tuple[int, ...]:
@@ -79,7 +81,7 @@ class Timings:
 
 
 class Generator:
-    """A causal LM compiled for greedy generation with a static cache (`mlc.generator`)."""
+    """A causal LM compiled for generation with a static cache (`mlc.generator`)."""
 
     def __init__(self, model: torch.nn.Module, *, max_cache_len: int, **compile_options):
         if not hasattr(model, "config") or not hasattr(model, "generation_config"):
@@ -112,72 +114,74 @@ class Generator:
         return self._compiled[tokens]
 
     def generate(self, input_ids: torch.Tensor, max_new_tokens: int, *, stop_at_eos: bool = True,
-                 output_logits: bool = False):
-        """The prompt followed by up to `max_new_tokens` greedy tokens, as `model.generate(input_ids,
-        do_sample=False, max_new_tokens=...)` gives them: it stops after the model's end-of-text
-        token (its generation config's `eos_token_id`, one or several) unless `stop_at_eos` is
-        False. With `output_logits`, (tokens, logits): the logits each new token was chosen
-        from, one [1, vocab] tensor per token, as transformers' `output_logits=True` gives
-        them. Each step then reads its logits out of IREE's memory."""
+                 output_logits: bool = False, **options):
+        """The prompt followed by up to `max_new_tokens` new tokens, as `model.generate(input_ids,
+        max_new_tokens=..., **options)` gives them: greedy, or sampled with `do_sample=True`
+        (temperature, top_k, top_p, min_p; torch's global random generator, so a seed gives
+        transformers' tokens at that seed), with `repetition_penalty` and `no_repeat_ngram_size`;
+        what `options` leave unset comes from the model's generation config (token_choice.py).
+        It stops after an end-of-text token (`eos_token_id`, one or several) unless
+        `stop_at_eos` is False. With `output_logits`, (tokens, logits): the logits each new
+        token was chosen from, one [1, vocab] tensor per token, as transformers'
+        `output_logits=True` gives them."""
         prompt = self._checked(input_ids, max_new_tokens)
+        choice = TokenChoice(self.step.model, options, prompt)
         prefill, decode = self.compiled(prompt.shape[1]), self.compiled(1)
-        logits = [] if output_logits else None
-        ends = self._end_tokens() if stop_at_eos else frozenset()
+        logits = [] if output_logits or choice.on_host else None
+        ends = choice.ends if stop_at_eos else frozenset()
         start = time.perf_counter()
-        _, token, *caches = self._step(prefill, logits, prompt, torch.tensor(0), *self.empty_cache())
+        token, caches = self._step(prefill, choice, logits, prompt, torch.tensor(0), *self.empty_cache())
         first = time.perf_counter()
         steps = 0 if int(token) in ends else max_new_tokens - 1
-        tokens = [token, *self._decode(decode, token, prompt.shape[1], caches, steps, logits, ends)]
+        tokens = [token, *self._decode(decode, choice, token, prompt.shape[1], caches, steps, logits, ends)]
         end = time.perf_counter()
         self.timings = Timings(first_token=first - start, per_token=(end - first) / max(1, len(tokens) - 1),
                                tokens=len(tokens))
         tokens = torch.cat([prompt, *tokens], dim=1)
-        return tokens if logits is None else (tokens, tuple(logits))
+        return (tokens, tuple(logits)) if output_logits else tokens
 
-    def _end_tokens(self) -> frozenset[int]:
-        """The model's end-of-text tokens, as transformers' generate reads them."""
-        ends = self.step.model.generation_config.eos_token_id
-        return frozenset([] if ends is None else [ends] if isinstance(ends, int) else ends)
-
-    def _decode(self, decode, token: torch.Tensor, start: int, caches: list, steps: int, read,
-                ends: frozenset[int]) -> list[torch.Tensor]:
+    def _decode(self, decode, choice: TokenChoice, token: torch.Tensor, start: int, caches: list, steps: int,
+                read, ends: frozenset[int]) -> list[torch.Tensor]:
         """Up to `steps` tokens after `token` at position `start`, the last of them the first
         in `ends`. Where the target keeps results, the first step checks what it takes
         (`run_resident`), and each later one takes the step before's caches back as they are
         (`run_fed_back`). `read`, unless None, is the list each step's logits are appended to."""
         if steps == 0:
             return []
-        _, token, *caches = self._step(decode, read, token, torch.tensor(start), *caches)
+        token, caches = self._step(decode, choice, read, token, torch.tensor(start), *caches)
         tokens = [token]
         if not decode.bound_target.keeps_results:
             for position in range(start + 1, start + steps):
                 if int(token) in ends:
                     break
-                _, token, *caches = self._step(decode, read, token, torch.tensor(position), *caches)
+                token, caches = self._step(decode, choice, read, token, torch.tensor(position), *caches)
                 tokens.append(token)
             return tokens
-        token, views = token.numpy(), [cache.take()[0] for cache in caches]
+        views = [cache.take()[0] for cache in caches]
         for position in range(start + 1, start + steps):
             if ends and int(token[0, 0]) in ends:
                 break
-            logits, token, *kept = decode.run_fed_back([token, np.array(position, dtype=np.int64), *views],
-                                                       self._kept(read))
+            logits, argmax, *kept = decode.run_fed_back([token.numpy(), np.array(position, dtype=np.int64), *views],
+                                                        self._kept(read))
+            logits = None if read is None else torch.from_numpy(logits)
             if read is not None:
-                read.append(torch.from_numpy(logits))
+                read.append(logits)
             views = [view for view, _ in kept]
-            tokens.append(torch.from_numpy(token))
+            token = choice.next(logits, torch.from_numpy(argmax))
+            tokens.append(token)
         return tokens
 
-    def _step(self, compiled, read, *args) -> list:
-        """[logits, next token, *caches] of one call. Where the target keeps results in its
+    def _step(self, compiled, choice: TokenChoice, read, *args) -> tuple[torch.Tensor, list]:
+        """The next token and the caches of one call. Where the target keeps results in its
         memory, the caches stay there from one step to the next (Compiled.run_resident):
         as tensors, each step would copy every cache out and back in. The logits stay
         there too, unread, unless `read` (a list, else None) is to get them."""
         results = compiled(*args) if not compiled.bound_target.keeps_results \
             else compiled.run_resident(*args, keep=self._kept(read))
+        logits, argmax, *caches = results
         if read is not None:
-            read.append(results[0])
-        return results
+            read.append(logits)
+        return choice.next(logits if read is not None else None, argmax), caches
 
     def _kept(self, read) -> list[int]:
         """The results a step leaves in IREE's memory: the caches, and the logits unless

@@ -1,4 +1,4 @@
-"""mlc.generator: greedy generation with a static key/value cache, the prefill and the
+"""mlc.generator: greedy and sampled generation with a static key/value cache, the prefill and the
 decode step compiled by mlc, against transformers' own `model.generate`."""
 
 import re
@@ -59,10 +59,68 @@ def test_generation_stops_after_the_end_of_text_token_as_model_generate_does():
     assert generator.generate(prompt, NEW_TOKENS)[0, PROMPT:].tolist() == unstopped
 
 
+SAMPLED = [{"do_sample": True, "temperature": 0.7, "top_k": 20, "top_p": 0.9},
+           {"do_sample": True, "min_p": 0.05, "temperature": 1.5},
+           {"repetition_penalty": 1.3, "no_repeat_ngram_size": 2}]  # greedy, with transformers' processors
+
+
+def seeded(seed: int, generate, *args, **options) -> list:
+    torch.manual_seed(seed)
+    with torch.no_grad():
+        return generate(*args, **options).tolist()
+
+
+def eager_sampled(model, prompt, new_tokens: int, **options):
+    """transformers' generation of exactly `new_tokens` tokens with `options` (sampled or not)."""
+    return model.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=new_tokens,
+                          min_new_tokens=new_tokens, pad_token_id=0, **options)
+
+
+@pytest.mark.iree
+def test_sampled_tokens_equal_model_generate_at_the_same_seed():
+    """do_sample with temperature, top-k, top-p and min-p, and greedy with a repetition
+    penalty and n-gram blocking: transformers' processors on mlc's logits and torch's global
+    random generator, so a seed gives transformers' tokens, and another seed others. What
+    the call leaves unset comes from the model's generation config, as in model.generate."""
+    model = language_models.build("llama-tiny")
+    prompt = prompt_of(model)
+    generator = mlc.generator(model, max_cache_len=48)
+    greedy = generator.generate(prompt, NEW_TOKENS, stop_at_eos=False).tolist()
+    for options in SAMPLED:
+        actual = seeded(5, generator.generate, prompt, NEW_TOKENS, min_new_tokens=NEW_TOKENS, **options)
+        assert actual == seeded(5, eager_sampled, model, prompt, NEW_TOKENS, **options)
+        assert actual != greedy
+    assert seeded(6, generator.generate, prompt, NEW_TOKENS, min_new_tokens=NEW_TOKENS, **SAMPLED[0]) != \
+        seeded(5, generator.generate, prompt, NEW_TOKENS, min_new_tokens=NEW_TOKENS, **SAMPLED[0])
+    model.generation_config.do_sample, model.generation_config.top_k = True, 10
+    actual = seeded(7, generator.generate, prompt, NEW_TOKENS, min_new_tokens=NEW_TOKENS)
+    assert actual == seeded(7, eager_sampled, model, prompt, NEW_TOKENS) and actual != greedy
+
+
+def test_generation_settings_mlc_does_not_apply_are_refused():
+    """A setting that would change the tokens and that mlc does not apply (beams, suppressed
+    tokens, ...) is refused, given or set by the model's generation config, never ignored;
+    so are unknown options and values transformers' processors refuse. Nothing compiles."""
+    model = language_models.build("gpt2-tiny")
+    generator = mlc.generator(model, max_cache_len=16)
+    prompt = torch.zeros(1, 4, dtype=torch.int64)
+    for options, message in [({"num_beams": 2}, r"num_beams=2 \(given\) is not applied by mlc.generator"),
+                             ({"do_sample": True, "typical_p": 0.5}, r"typical_p=0.5 \(given\)"),
+                             ({"beams": 2}, "unknown option 'beams'"),
+                             ({"do_sample": True, "temperature": 0.0}, "temperature"),
+                             ({"do_sample": True, "top_p": -0.5}, "top_p"), ({"do_sample": True, "top_k": -3}, "top_k")]:
+        with pytest.raises(mlc.UserError, match=message):
+            generator.generate(prompt, 4, **options)
+    model.generation_config.suppress_tokens = [3]
+    with pytest.raises(mlc.UserError, match=r"suppress_tokens=\[3\] \(set by the model's generation_config\)"):
+        generator.generate(prompt, 4)
+    assert generator._compiled == {}
+
+
 @pytest.mark.iree
 def test_generation_on_vulkan_equals_model_generate():
     """Off the CPU each step passes its caches back as tensors (no resident results): the
-    same tokens, and the same stop after the end-of-text token. Every decode step's logits
+    same tokens, sampled ones too, and the same stop after the end-of-text token. Every decode step's logits
     were wrong there (58 % off) until matmuls kept their producers out of their dispatches
     on Vulkan (test_gpu_targets.py)."""
     runs, why = targets.get("vulkan-spirv").can_run()
@@ -80,6 +138,9 @@ def test_generation_on_vulkan_equals_model_generate():
                                   pad_token_id=0)
     assert generator.generate(prompt, 12).tolist() == expected.tolist()
     assert expected.shape[1] <= PROMPT + 5
+    sampled = {"do_sample": True, "top_k": 20}
+    assert seeded(3, generator.generate, prompt, 12, min_new_tokens=12, **sampled) == \
+        seeded(3, eager_sampled, model, prompt, 12, **sampled)
 
 
 @pytest.mark.iree
