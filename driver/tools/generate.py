@@ -96,22 +96,22 @@ class Generator:
         self.max_cache_len = max_cache_len
         self.compile_options = compile_options
         self.layers = config.num_hidden_layers
-        self._compiled = {}  # tokens per call -> Compiled: 1 is decode, others a prompt length
+        self._compiled = {}  # (batch, tokens per call) -> Compiled: 1 token is decode, others a prompt length
         self.timings = Timings()
 
-    def empty_cache(self) -> list[torch.Tensor]:
-        shape = cache_shape(self.step.config, self.max_cache_len)
+    def empty_cache(self, batch: int = 1) -> list[torch.Tensor]:
+        shape = cache_shape(self.step.config, self.max_cache_len, batch)
         dtype = next(self.step.model.parameters()).dtype
         return [torch.zeros(shape, dtype=dtype) for _ in range(2 * self.layers)]
 
-    def compiled(self, tokens: int):
-        """The executable for calls of `tokens` tokens, compiled on first use."""
-        if tokens not in self._compiled:
+    def compiled(self, tokens: int, batch: int = 1):
+        """The executable for calls of `tokens` tokens of `batch` sequences, compiled on first use."""
+        if (batch, tokens) not in self._compiled:
             import mlc
 
-            example = (torch.zeros(1, tokens, dtype=torch.int64), torch.tensor(0), *self.empty_cache())
-            self._compiled[tokens] = mlc.compile(self.step, example, **self.compile_options)
-        return self._compiled[tokens]
+            example = (torch.zeros(batch, tokens, dtype=torch.int64), torch.tensor(0), *self.empty_cache(batch))
+            self._compiled[batch, tokens] = mlc.compile(self.step, example, **self.compile_options)
+        return self._compiled[batch, tokens]
 
     def generate(self, input_ids: torch.Tensor, max_new_tokens: int, *, stop_at_eos: bool = True,
                  output_logits: bool = False, **options):
@@ -120,20 +120,20 @@ class Generator:
         (temperature, top_k, top_p, min_p; torch's global random generator, so a seed gives
         transformers' tokens at that seed), with `repetition_penalty` and `no_repeat_ngram_size`;
         what `options` leave unset comes from the model's generation config (token_choice.py).
-        It stops after an end-of-text token (`eos_token_id`, one or several) unless
-        `stop_at_eos` is False. With `output_logits`, (tokens, logits): the logits each new
-        token was chosen from, one [1, vocab] tensor per token, as transformers'
-        `output_logits=True` gives them."""
+        `input_ids` is [batch, prompt length]: prompts of one length, generated together.
+        A sequence ends after an end-of-text token (`eos_token_id`, one or several) and goes
+        on with the pad token until every one has ended, unless `stop_at_eos` is False. With
+        `output_logits`, (tokens, logits): the logits each new token was chosen from, one
+        [batch, vocab] tensor per token, as transformers' `output_logits=True` gives them."""
         prompt = self._checked(input_ids, max_new_tokens)
-        choice = TokenChoice(self.step.model, options, prompt)
-        prefill, decode = self.compiled(prompt.shape[1]), self.compiled(1)
+        choice = TokenChoice(self.step.model, options, prompt, stop_at_eos)
+        batch, length = prompt.shape
+        prefill, decode = self.compiled(length, batch), self.compiled(1, batch)
         logits = [] if output_logits or choice.on_host else None
-        ends = choice.ends if stop_at_eos else frozenset()
         start = time.perf_counter()
-        token, caches = self._step(prefill, choice, logits, prompt, torch.tensor(0), *self.empty_cache())
+        token, caches = self._step(prefill, choice, logits, prompt, torch.tensor(0), *self.empty_cache(batch))
         first = time.perf_counter()
-        steps = 0 if int(token) in ends else max_new_tokens - 1
-        tokens = [token, *self._decode(decode, choice, token, prompt.shape[1], caches, steps, logits, ends)]
+        tokens = [token, *self._decode(decode, choice, token, length, caches, max_new_tokens - 1, logits)]
         end = time.perf_counter()
         self.timings = Timings(first_token=first - start, per_token=(end - first) / max(1, len(tokens) - 1),
                                tokens=len(tokens))
@@ -141,25 +141,26 @@ class Generator:
         return (tokens, tuple(logits)) if output_logits else tokens
 
     def _decode(self, decode, choice: TokenChoice, token: torch.Tensor, start: int, caches: list, steps: int,
-                read, ends: frozenset[int]) -> list[torch.Tensor]:
-        """Up to `steps` tokens after `token` at position `start`, the last of them the first
-        in `ends`. Where the target keeps results, the first step checks what it takes
+                read) -> list[torch.Tensor]:
+        """Up to `steps` tokens after `token` at position `start`, until `choice` is done (every
+        sequence ended). Where the target keeps results, the first step checks what it takes
         (`run_resident`), and each later one takes the step before's caches back as they are
         (`run_fed_back`). `read`, unless None, is the list each step's logits are appended to."""
-        if steps == 0:
-            return []
+        tokens = []
+        if steps == 0 or choice.done:
+            return tokens
         token, caches = self._step(decode, choice, read, token, torch.tensor(start), *caches)
-        tokens = [token]
+        tokens.append(token)
         if not decode.bound_target.keeps_results:
             for position in range(start + 1, start + steps):
-                if int(token) in ends:
+                if choice.done:
                     break
                 token, caches = self._step(decode, choice, read, token, torch.tensor(position), *caches)
                 tokens.append(token)
             return tokens
         views = [cache.take()[0] for cache in caches]
         for position in range(start + 1, start + steps):
-            if ends and int(token[0, 0]) in ends:
+            if choice.done:
                 break
             logits, argmax, *kept = decode.run_fed_back([token.numpy(), np.array(position, dtype=np.int64), *views],
                                                         self._kept(read))
@@ -191,10 +192,8 @@ class Generator:
 
     def _checked(self, input_ids, max_new_tokens: int) -> torch.Tensor:
         if not isinstance(input_ids, torch.Tensor) or input_ids.dtype != torch.int64 or input_ids.dim() != 2:
-            raise UserError("generate: input_ids must be an int64 tensor of shape [1, prompt length]")
-        if input_ids.shape[0] != 1:
-            raise UserError(f"generate: one sequence at a time (batch 1), got a batch of {input_ids.shape[0]}")
-        if input_ids.shape[1] < 1 or max_new_tokens < 1:
+            raise UserError("generate: input_ids must be an int64 tensor of shape [batch, prompt length]")
+        if input_ids.shape[0] < 1 or input_ids.shape[1] < 1 or max_new_tokens < 1:
             raise UserError("generate: needs a prompt of at least one token and max_new_tokens >= 1")
         total = input_ids.shape[1] + max_new_tokens
         if total > self.max_cache_len:

@@ -31,35 +31,53 @@ NOT_APPLIED = {
     "encoder_no_repeat_ngram_size": (None, 0),
 }
 APPLIED = ("do_sample", "temperature", "top_k", "top_p", "min_p", "repetition_penalty", "no_repeat_ngram_size",
-           "min_length", "min_new_tokens", "eos_token_id")
+           "min_length", "min_new_tokens", "eos_token_id", "pad_token_id")
 
 
 class TokenChoice:
-    """The next-token rule of one `generate` call; `next` records each token chosen."""
+    """The next-token rule of one `generate` call over a batch of prompts; `next` records
+    each token chosen, and which sequences have ended."""
 
-    def __init__(self, model, options: dict, prompt: torch.Tensor):
+    def __init__(self, model, options: dict, prompt: torch.Tensor, stop_at_eos: bool = True):
         config = _resolved(model, options)
-        self.ends = _end_tokens(config.eos_token_id)
+        ends = _end_tokens(config.eos_token_id) if stop_at_eos else []
         self.sample = bool(config.do_sample)
-        self.processors = _processors(config, self.sample, sorted(self.ends), prompt.shape[1])
+        self.processors = _processors(config, self.sample, sorted(set(_end_tokens(config.eos_token_id))),
+                                      prompt.shape[1])
         self.sequence = prompt
+        self.ends = torch.tensor(ends, dtype=torch.int64)
+        # an ended sequence goes on with padding, as in model.generate: its pad token, else its first end
+        self.pad = config.pad_token_id if config.pad_token_id is not None else (ends[0] if ends else None)
+        self.ended = torch.zeros(prompt.shape[0], dtype=torch.bool)
 
     @property
     def on_host(self) -> bool:
         """Whether the logits are read out and the token chosen here, not by the step's argmax."""
         return self.sample or len(self.processors) > 0
 
+    @property
+    def done(self) -> bool:
+        """Whether every sequence has produced an end-of-text token."""
+        return bool(self.ended.all())
+
     def next(self, logits: torch.Tensor | None, argmax: torch.Tensor) -> torch.Tensor:
-        """The next token, [1, 1] int64, from the step's logits ([1, vocab]; None unless
-        `on_host`) and the step's own argmax of them."""
+        """The next tokens, [batch, 1] int64, from the step's logits ([batch, vocab]; None
+        unless `on_host`) and the step's own argmax of them; the pad token where a
+        sequence has ended."""
+        token = argmax
         if self.on_host:
             scores = self.processors(self.sequence, logits.float())
             if self.sample:
-                argmax = torch.multinomial(torch.softmax(scores, dim=-1), num_samples=1)
+                token = torch.multinomial(torch.softmax(scores, dim=-1), num_samples=1)
             else:
-                argmax = scores.argmax(dim=-1, keepdim=True)
-            self.sequence = torch.cat([self.sequence, argmax], dim=1)
-        return argmax
+                token = scores.argmax(dim=-1, keepdim=True)
+        if len(self.ends):
+            if self.ended.any():
+                token = torch.where(self.ended[:, None], self.pad, token)
+            self.ended |= torch.isin(token[:, 0], self.ends)
+        if self.on_host:
+            self.sequence = torch.cat([self.sequence, token], dim=1)
+        return token
 
 
 def _resolved(model, options: dict):
@@ -106,10 +124,10 @@ def _processors(config, sample: bool, ends: list[int], prompt: int) -> transform
     return processors
 
 
-def _end_tokens(ends) -> frozenset[int]:
+def _end_tokens(ends) -> list[int]:
     """The end-of-text tokens, one or a list, as transformers' generate reads them."""
     if ends is None:
-        return frozenset()
+        return []
     if isinstance(ends, torch.Tensor):
         ends = ends.tolist()
-    return frozenset([ends] if isinstance(ends, int) else ends)
+    return [ends] if isinstance(ends, int) else list(ends)

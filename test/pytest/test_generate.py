@@ -33,7 +33,7 @@ def test_greedy_tokens_equal_model_generate(name):
     actual = generator.generate(prompt, NEW_TOKENS, stop_at_eos=False)  # eager's min_new_tokens
     assert actual.tolist() == expected.tolist()
     assert generator.timings.tokens == NEW_TOKENS and 0 < generator.timings.per_token
-    assert sorted(generator._compiled) == [1, PROMPT]  # one prefill, one decode step
+    assert sorted(generator._compiled) == [(1, 1), (1, PROMPT)]  # one prefill, one decode step (batch 1)
 
 
 @pytest.mark.iree
@@ -95,6 +95,28 @@ def test_sampled_tokens_equal_model_generate_at_the_same_seed():
     model.generation_config.do_sample, model.generation_config.top_k = True, 10
     actual = seeded(7, generator.generate, prompt, NEW_TOKENS, min_new_tokens=NEW_TOKENS)
     assert actual == seeded(7, eager_sampled, model, prompt, NEW_TOKENS) and actual != greedy
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("name", ["gpt2-tiny", "llama-tiny"])
+def test_a_batch_of_prompts_equals_model_generate(name):
+    """Three prompts of one length, generated together: a sequence that ends goes on with
+    the pad token until all have ended, greedy or sampled at a seed, as in model.generate."""
+    model = language_models.build(name)
+    prompts = torch.randint(0, model.config.vocab_size, (3, PROMPT), generator=torch.Generator().manual_seed(1))
+    generator = mlc.generator(model, max_cache_len=48)
+    unstopped = generator.generate(prompts, NEW_TOKENS, stop_at_eos=False)
+    assert unstopped.tolist() == seeded(0, eager_sampled, model, prompts, NEW_TOKENS)
+    assert [generator.generate(prompts[i:i + 1], NEW_TOKENS, stop_at_eos=False).tolist()[0] for i in range(3)] == \
+        unstopped.tolist()
+    new = unstopped[:, PROMPT:]
+    model.generation_config.eos_token_id = [int(new[1, 5]), int(new[0, 20])]  # two rows end early, one runs on
+    for options in [{}, SAMPLED[0]]:
+        actual = seeded(4, generator.generate, prompts, NEW_TOKENS, pad_token_id=0, **options)
+        with torch.no_grad():
+            assert actual == seeded(4, model.generate, prompts, attention_mask=torch.ones_like(prompts),
+                                    max_new_tokens=NEW_TOKENS, pad_token_id=0, **options)
+    assert sorted(generator._compiled) == [(1, 1), (1, PROMPT), (3, 1), (3, PROMPT)]
 
 
 def test_generation_settings_mlc_does_not_apply_are_refused():
@@ -259,8 +281,8 @@ def test_user_errors_are_clear():
     generator = mlc.generator(model, max_cache_len=16)
     with pytest.raises(mlc.UserError, match=r"8 prompt tokens \+ 9 new ones need a cache of 17"):
         generator.generate(torch.zeros(1, 8, dtype=torch.int64), 9)
-    with pytest.raises(mlc.UserError, match="batch 1"):
-        generator.generate(torch.zeros(2, 8, dtype=torch.int64), 4)
+    with pytest.raises(mlc.UserError, match="at least one token"):
+        generator.generate(torch.zeros(0, 8, dtype=torch.int64), 4)
     with pytest.raises(mlc.UserError, match="int64 tensor"):
         generator.generate(torch.zeros(1, 8), 4)
     with pytest.raises(mlc.UserError, match="at least one token and max_new_tokens >= 1"):
