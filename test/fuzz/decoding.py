@@ -16,12 +16,16 @@ and writing the new token's key and value rows at a run-time position. The fixed
 - a precision (f32, bf16, int8) and `matmul-library` (auto, mlc, or off: IREE's kernels);
   with `--target` another than llvm-cpu, f32 on that target (where each step passes its
   caches back as tensors: only the CPU keeps results in IREE's memory);
-- a prompt of 1 to 40 tokens, 1 to 16 new ones, a cache with room to spare or none.
+- a prompt of 1 to 40 tokens, 1 to 16 new ones, a cache with room to spare or none, and
+  1 to 4 prompts of that length generated together (drawn last, so a seed's other
+  draws stay what they were before batches).
 
 It generates with `output_logits=True` and checks:
-- it stopped right after the first end-of-text token (token 0; a vocabulary of a few
-  tokens draws it often), or at the number of tokens asked for;
-- each new token is the argmax of the logits it was chosen from (the first of equal ones);
+- each sequence went on after its first end-of-text token (token 0; a vocabulary of a few
+  tokens draws it often) with the pad token (also 0) only, and the generation stopped
+  right after the last sequence ended, or at the number of tokens asked for;
+- each new token before a sequence's end is the argmax of the logits it was chosen from
+  (the first of equal ones);
 - those logits against eager's, run over the whole sequence without a cache (mlc's tokens
   before it, teacher-forced): at f32 within 1e-4 of their largest magnitude, or twice as
   far as f32's rounding alone can move eager's (`rounding_sensitivity`) where that is more:
@@ -77,8 +81,8 @@ def draw(rng: random.Random, target: str = "llvm-cpu") -> Case:
         "activation": rng.choice(["gelu_new", "gelu", "relu", "gelu_pytorch_tanh"]) if family == "gpt2" else None,
         "vocabulary": rng.choice([rng.randint(3, 100), rng.randint(100, 3000)]),
         "tied": rng.random() < 0.5, "bias": rng.random() < 0.5, "initializer range": rng.choice([0.1, 0.3, 0.5]),
-        "prompt": prompt, "new tokens": new, "cache": prompt + new + rng.choice([0, rng.randint(1, 40)])},
-        target)
+        "prompt": prompt, "new tokens": new, "cache": prompt + new + rng.choice([0, rng.randint(1, 40)]),
+        "batch": rng.choice([1, 1, 2, 3, 4])}, target)
 
 
 def instantiate(case: Case, seed: int):
@@ -108,7 +112,8 @@ def instantiate(case: Case, seed: int):
         model = transformers.GemmaForCausalLM(config)
     else:
         model = transformers.Phi3ForCausalLM(transformers.Phi3Config(**llama_like))
-    prompt = torch.randint(0, s["vocabulary"], (1, s["prompt"]), generator=torch.Generator().manual_seed(seed))
+    prompt = torch.randint(0, s["vocabulary"], (s.get("batch", 1), s["prompt"]),
+                           generator=torch.Generator().manual_seed(seed))
     return model.eval(), prompt
 
 
@@ -148,8 +153,9 @@ def _int8_rounded(x, dim: int):
     return (x / scale).round().clamp(-127, 127) * scale
 
 
-def rounding_sensitivity(model, ids, first: int, trials: int = 4) -> list[float]:
-    """How far f32's rounding alone can move the logits of each position from `first` on:
+def rounding_sensitivity(model, ids, first: int, trials: int = 4):
+    """How far f32's rounding alone can move the logits of each sequence's positions from
+    `first` on, [batch, positions]:
     the largest error over `trials` runs in f64, each with every weight and every module's
     result moved by a random half-ulp of f32 (relative 6e-8), against the unmoved run.
     Large where the model is ill-conditioned: scores of hundreds before a softmax that
@@ -166,8 +172,8 @@ def rounding_sensitivity(model, ids, first: int, trials: int = 4) -> list[float]
         return value * (1 + torch.randn(value.shape, generator=generator, dtype=value.dtype) * 6e-8)
 
     with torch.no_grad():
-        reference = exact(ids, attention_mask=mask).logits[0, first:]
-        worst = [0.0] * reference.shape[0]
+        reference = exact(ids, attention_mask=mask).logits[:, first:]
+        worst = torch.zeros(reference.shape[:2], dtype=torch.float64)
         for _ in range(trials):
             rounded = copy.deepcopy(exact)
             for parameter in rounded.parameters():
@@ -175,8 +181,9 @@ def rounding_sensitivity(model, ids, first: int, trials: int = 4) -> list[float]
             for module in rounded.modules():
                 module.register_forward_hook(
                     lambda _, __, result: moved(result) if isinstance(result, torch.Tensor) and result.is_floating_point() else None)
-            logits = rounded(ids, attention_mask=mask).logits[0, first:]
-            worst = [max(w, error(logits[i], reference[i])) for i, w in enumerate(worst)]
+            logits = rounded(ids, attention_mask=mask).logits[:, first:]
+            for row, position in torch.cartesian_prod(*map(torch.arange, worst.shape)).tolist():
+                worst[row, position] = max(worst[row, position], error(logits[row, position], reference[row, position]))
     return worst
 
 
@@ -199,26 +206,33 @@ def check(case: Case, seed: int) -> str | None:
         lines = str(failure).splitlines() or [""]
         cause = next((line.strip() for line in lines[1:] if "error:" in line), "")  # IREE's, under mlc's first line
         return f"{type(failure).__name__}: {lines[0]} {cause}".rstrip()
-    got, new = torch.cat(logits).float(), tokens[0, prompt.shape[1]:]
-    chosen_from = tokens[:, :-1]  # the sequence each new token's logits were computed on, teacher-forced
+    got, new = torch.stack(logits).float(), tokens[:, prompt.shape[1]:]  # [step, sequence, vocab], [sequence, step]
+    chosen_from = tokens[:, :-1]  # the sequences each new token's logits were computed on, teacher-forced
     with torch.no_grad():
-        expected = model(chosen_from, attention_mask=torch.ones_like(chosen_from)).logits[0, prompt.shape[1] - 1:]
+        expected = model(chosen_from, attention_mask=torch.ones_like(chosen_from)).logits[:, prompt.shape[1] - 1:]
+        expected = expected.transpose(0, 1)  # as `got`
         narrowed = None if case.precision == "f32" else narrowed_eager(model, case.precision)(chosen_from)
-    ends = [step for step, token in enumerate(new.tolist()) if token == END]
-    if ends[:1] != ([len(new) - 1] if ends or len(new) < case.sizes["new tokens"] else []):
-        return f"{len(new)} of {case.sizes['new tokens']} tokens, the end-of-text token at {ends}"
-    for step, token in enumerate(new.tolist()):
-        if token != int(got[step].argmax()):
-            return f"token {step} is {token}, not the argmax {int(got[step].argmax())} of its logits"
+    ends = [row.index(END) if END in row else None for row in new.tolist()]
+    for row, end in enumerate(ends):
+        if end is not None and set(new[row, end:].tolist()) != {END}:
+            return f"sequence {row} went on after its end-of-text token at {end}: {new[row].tolist()}"
+    if None not in ends and new.shape[1] != max(ends) + 1 or None in ends and new.shape[1] != case.sizes["new tokens"]:
+        return f"{new.shape[1]} of {case.sizes['new tokens']} tokens, the end-of-text tokens at {ends}"
+    for row, end in enumerate(ends):
+        for step, token in enumerate(new[row, :None if end is None else end + 1].tolist()):
+            if token != int(got[step, row].argmax()):
+                return f"sequence {row}'s token {step} is {token}, not the argmax {int(got[step, row].argmax())} of its logits"
     if narrowed is not None:  # the whole generation's logits at once: rounding moves some tokens' far more
         found = relative_error(got, expected)
-        allowed = NARROW_FLOOR + 2 * relative_error(narrowed[0, prompt.shape[1] - 1:], expected)
+        allowed = NARROW_FLOOR + 2 * relative_error(narrowed[:, prompt.shape[1] - 1:].transpose(0, 1), expected)
         return None if found <= allowed else f"the logits: error {found:.3g}, allowed {allowed:.3g}"
     sensitivity = rounding_sensitivity(model, chosen_from, prompt.shape[1] - 1)
-    for step in range(len(new)):
-        found, allowed = error(got[step], expected[step]), max(F32_BUDGET, 2 * sensitivity[step])
-        if not found <= allowed:
-            return f"the logits of token {step}: error {found:.3g}, allowed {allowed:.3g}"
+    for row in range(new.shape[0]):
+        for step in range(new.shape[1]):
+            found, allowed = error(got[step, row], expected[step, row]), max(F32_BUDGET, 2 * float(sensitivity[row, step]))
+            if not found <= allowed:
+                where = f"sequence {row}'s token {step}" if new.shape[0] > 1 else f"token {step}"
+                return f"the logits of {where}: error {found:.3g}, allowed {allowed:.3g}"
     return None
 
 

@@ -23,7 +23,7 @@ SEED = "20261530"
 def test_the_cases_cover_each_family_precision_and_edge():
     """300 draws hold every family at every precision and library setting, one-token
     prompts, full caches, grouped and single key/value heads, and heads that do not fill
-    Gemma's width."""
+    Gemma's width, and batches of 1 to 4 prompts."""
     cases = [decoding.draw(random.Random(seed)) for seed in range(300)]
     assert {(c.family, c.precision) for c in cases} == {
         (family, precision) for family in decoding.FAMILIES for precision in ("f32", "bf16", "int8")}
@@ -33,6 +33,7 @@ def test_the_cases_cover_each_family_precision_and_edge():
     assert any(s["cache"] == s["prompt"] + s["new tokens"] for s in sizes)
     assert any(1 < s["key/value heads"] < s["heads"] for s in sizes) and any(s["key/value heads"] == 1 for s in sizes)
     assert any(c.sizes["hidden"] != c.sizes["heads"] * c.sizes["head size"] for c in cases if c.family == "gemma")
+    assert {s["batch"] for s in sizes} == {1, 2, 3, 4}
 
 
 def test_the_int8_reference_rounds_as_mlc_quantize_int8():
@@ -52,7 +53,7 @@ def test_the_f32_budget_grows_only_where_rounding_moves_eager_logits_as_much():
     with torch.no_grad():
         ids = model.generate(prompt, attention_mask=torch.ones_like(prompt), do_sample=False, max_new_tokens=7,
                              min_new_tokens=7, pad_token_id=0)
-    sensitivity = decoding.rounding_sensitivity(model, ids, 0)
+    sensitivity = decoding.rounding_sensitivity(model, ids, 0)[0].tolist()
     assert sensitivity[2] > decoding.F32_BUDGET
     assert sorted(sensitivity)[len(sensitivity) // 2] < decoding.F32_BUDGET / 10
 
