@@ -2,7 +2,8 @@
 at each precision, next to the memory-bandwidth limit.
 
     .venv/bin/python benchmarks/generate.py [--models gpt2,llama] [--precisions f32,bf16,int8]
-                                            [--prompt 32] [--new-tokens 64] [--rounds 3] [--iree-kernels] [--markdown]
+                                            [--prompt 32] [--new-tokens 64] [--batch 1] [--rounds 3] [--iree-kernels]
+                                            [--markdown]
 
 Per model (examples/language_models.py: random weights, nothing downloaded) and precision:
     mlc             mlc.generator(model, precision=...): a prefill executable and a decode step
@@ -17,6 +18,10 @@ Per model (examples/language_models.py: random weights, nothing downloaded) and 
 The peers at bf16 run under torch.autocast("cpu", torch.bfloat16); at int8, with
 torch.ao.quantization.quantize_dynamic of the nn.Linear layers (GPT-2's layers are
 transformers' Conv1D, which it leaves in f32: only GPT-2's LM head is an nn.Linear).
+
+With `--batch N`, every variant generates for N prompts of the same length at once, and
+"tokens / s" counts the tokens of all N sequences: a decode step reads the weights once
+for the whole batch.
 
 Every variant generates the same `--new-tokens` greedy tokens (no end-of-text stop). Time
 to first token is the median time of a generate call with one new token; ms per token is
@@ -125,8 +130,8 @@ def timed(generate, prompt, new_tokens: int, rounds: int) -> tuple[float, float,
     return ttft, (statistics.median(whole) - ttft) / (new_tokens - 1), tokens
 
 
-def kernels(generator) -> str:
-    decode = generator.compiled(1)
+def kernels(generator, batch: int) -> str:
+    decode = generator.compiled(1, batch)
     used = cpu_instructions.census(decode.vmfb)
     named = [kind for kind, count in used.items() if count]
     library = collections.Counter(matmul_choice.kernels(decode.report.get("matmul library") or {}))
@@ -140,14 +145,15 @@ def log(message: str) -> None:
 
 def run_model(name: str, precisions: list[str], args) -> list[dict]:
     model = language_models.build(name)
-    prompt = torch.randint(0, model.config.vocab_size, (1, args.prompt), generator=torch.Generator().manual_seed(0))
+    prompt = torch.randint(0, model.config.vocab_size, (args.batch, args.prompt),
+                           generator=torch.Generator().manual_seed(0))
     cache = args.prompt + args.new_tokens
     rows, reference = [], None
     for precision in precisions:
         variants = {}
         start = time.perf_counter()
         generator = mlc.generator(model, max_cache_len=cache, precision=precision)
-        generator.compiled(args.prompt), generator.compiled(1)
+        generator.compiled(args.prompt, args.batch), generator.compiled(1, args.batch)
         log(f"{name} {precision}: mlc compiled in {time.perf_counter() - start:.0f} s")
         variants["eager"] = eager_variant(model, precision)  # first: f32 eager's tokens are the reference
         variants["eager static"] = eager_variant(model, precision, cache_implementation="static")
@@ -180,7 +186,7 @@ def run_model(name: str, precisions: list[str], args) -> list[dict]:
             agree = _leading_agreement(tokens, reference, args.prompt) if reference is not None else None
             rows.append({"model": name, "precision": precision, "variant": variant, "ttft": ttft,
                          "per_token": per_token, "agree": agree,
-                         "kernels": kernels(generators[variant]) if variant in generators else "",
+                         "kernels": kernels(generators[variant], args.batch) if variant in generators else "",
                          "bandwidth": bandwidth, "limit": bytes_per_token(model, precision) / bandwidth})
             log(f"{name} {precision} {variant}: first token {ttft * 1e3:.1f} ms, {per_token * 1e3:.2f} ms per token")
     _check_f32_tokens(rows, args.new_tokens)
@@ -188,8 +194,9 @@ def run_model(name: str, precisions: list[str], args) -> list[dict]:
 
 
 def _leading_agreement(tokens, reference, prompt: int) -> int:
-    new, expected = tokens[0, prompt:].tolist(), reference[0, prompt:].tolist()
-    return next((i for i, (a, b) in enumerate(zip(new, expected)) if a != b), len(new))
+    """How many leading new tokens agree, in the sequence that agrees least."""
+    return min(next((i for i, (a, b) in enumerate(zip(new, expected)) if a != b), len(new))
+               for new, expected in zip(tokens[:, prompt:].tolist(), reference[:, prompt:].tolist(), strict=True))
 
 
 def _check_f32_tokens(rows, new_tokens: int) -> None:
@@ -201,15 +208,16 @@ def _check_f32_tokens(rows, new_tokens: int) -> None:
 
 
 def print_table(rows, args) -> None:
-    header = ["model", "precision", "variant", "first token ms", "ms / token", "GB/s", "limit ms / token",
-              "/ limit", "tokens = f32 eager", "kernels (mlc)"]
+    header = ["model", "precision", "variant", "first token ms", "ms / token", "tokens / s", "GB/s",
+              "limit ms / token", "/ limit", "tokens = f32 eager", "kernels (mlc)"]
     lines = [header]
     for row in rows:
         if "failure" in row:
-            lines.append([row["model"], row["precision"], row["variant"], row["failure"], "", "", "", "", "", ""])
+            lines.append([row["model"], row["precision"], row["variant"], row["failure"], "", "", "", "", "", "", ""])
             continue
         lines.append([row["model"], row["precision"], row["variant"], f"{row['ttft'] * 1e3:.1f}",
-                      f"{row['per_token'] * 1e3:.2f}", f"{row['bandwidth'] / 1e9:.1f}", f"{row['limit'] * 1e3:.2f}",
+                      f"{row['per_token'] * 1e3:.2f}", f"{args.batch / row['per_token']:.0f}",
+                      f"{row['bandwidth'] / 1e9:.1f}", f"{row['limit'] * 1e3:.2f}",
                       f"{row['per_token'] / row['limit']:.2f}",
                       "" if row["agree"] is None else f"{row['agree']}/{args.new_tokens}", row["kernels"]])
     print_grid(lines, args.markdown)
@@ -221,6 +229,7 @@ def main() -> None:
     parser.add_argument("--precisions", default="f32,bf16,int8")
     parser.add_argument("--prompt", type=int, default=32, help="prompt tokens")
     parser.add_argument("--new-tokens", type=int, default=64)
+    parser.add_argument("--batch", type=int, default=1, help="prompts generated together")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--torch-compile", action="store_true", help="also torch.compile's forward (f32)")
     parser.add_argument("--iree-kernels", action="store_true", help="also mlc with every matmul on IREE's kernel")
