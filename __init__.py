@@ -70,8 +70,9 @@ def generator(model, *, max_cache_len: int = 256, **compile_options):
     `generator.generate(input_ids, max_new_tokens, **options)` gives what `model.generate(
     input_ids, max_new_tokens=..., **options)` gives: greedy, or sampled (`do_sample`,
     `temperature`, `top_k`, `top_p`, `min_p`) at the same seed, with the model's generation
-    config for what `options` leave unset (batch 1; the prompt plus the new tokens fit in
-    `max_cache_len`), and `generator.timings` the time to first token and per token.
+    config for what `options` leave unset (`input_ids` [batch, length]: prompts of one
+    length; the prompt plus the new tokens fit in `max_cache_len`), and `generator.timings`
+    the time to first token and per token.
     `compile_options` are `mlc.compile`'s (`target`, `precision`, `opt_level`, ...); the
     prefill (one executable per prompt length) and the decode step are compiled on first use.
     """
