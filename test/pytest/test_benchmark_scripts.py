@@ -67,7 +67,8 @@ def test_generate_on_the_tiny_models():
     assert re.search(r"AVX|AMX|VNNI|scalar", rows[("gpt2-tiny", "int8", "mlc")][11])  # names what its decode runs
     for row in rows.values():
         assert float(row[7]) > 0  # each row's bandwidth, read beside its timing
-        assert float(row[6]) == pytest.approx(2 / float(row[5]) * 1e3, rel=0.02)  # tokens / s of both sequences
+        ms, per_second = float(row[5]), float(row[6])  # tokens / s of both sequences, ms / token to 0.01
+        assert 2e3 / (ms + 0.005) - 0.5 <= per_second <= 2e3 / max(ms - 0.005, 1e-3) + 0.5
     assert "memory read bandwidth (GB/s):" in table
 
 
