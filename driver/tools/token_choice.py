@@ -40,10 +40,10 @@ class TokenChoice:
 
     def __init__(self, model, options: dict, prompt: torch.Tensor, stop_at_eos: bool = True):
         config = _resolved(model, options)
-        ends = _end_tokens(config.eos_token_id) if stop_at_eos else []
+        every_end = _end_tokens(config.eos_token_id)  # a least length holds them back even without the stop
+        ends = every_end if stop_at_eos else []
         self.sample = bool(config.do_sample)
-        self.processors = _processors(config, self.sample, sorted(set(_end_tokens(config.eos_token_id))),
-                                      prompt.shape[1])
+        self.processors = _processors(config, self.sample, every_end, prompt.shape[1])
         self.sequence = prompt
         self.ends = torch.tensor(ends, dtype=torch.int64)
         # an ended sequence goes on with padding, as in model.generate: its pad token, else its first end
