@@ -7,12 +7,12 @@ mmt4d microkernel; on an AMD EPYC (Zen 4), IREE's kernel matches or beats MKL on
 shapes. At bf16 (`MxKxNxbf16`), MKL runs on the Xeons' AMX at 3-4x its f32 rate,
 where the EPYCs have none. So each new shape is timed both ways, on IREE's worker
 threads, as the executable will run it (constant weights, data tiling on), and the
-faster wins by at least `MARGIN`. A single row (a decode step's matvec, bound by reading
-its weight) is timed on copies of its weight one after another, from memory, as a
-decode step reads them (`cold_bytes`), and the faster wins (MATVEC_MARGIN). The
-results are kept per CPU model and feature flags, IREE version and plugin build, in
-`matmul-choices/` under the executable cache's directory, so a shape is measured once
-per machine. A quantized int8 row (`MxKxNxq8`) is not measured: see `choose`.
+faster wins by at least `MARGIN`. A few rows (a decode step's, of one sequence or a
+batch: bound by reading the weight) are timed on copies of the weight one after
+another, from memory, as a decode step reads them (`cold_bytes`), and the faster wins
+(MATVEC_MARGIN). The results are kept per CPU model and feature flags, IREE version and
+plugin build, in `matmul-choices/` under the executable cache's directory, so a shape is
+measured once per machine. A quantized int8 row (`MxKxNxq8`) is not measured: see `choose`.
 
 The `matmul-library` target option of llvm-cpu: "auto" (measure; the default), true
 (every matmul that qualifies, unmeasured) or false (none).
@@ -42,10 +42,16 @@ from . import matmul_library
 # Below this much work a matmul stays on IREE's kernel unmeasured: the extra dispatch
 # and the call through the plugin cost more than any kernel could save.
 MIN_FLOPS = 16e6
-# ... unless it is a matrix-vector product (one row: an LLM's decode step) with this much
-# weight: it is bound by reading its weight, not by its few flops (GPT-2's int8
-# 768x3072: 4.7 MFLOP). A few rows more stay unmeasured below MIN_FLOPS, as before.
+# ... unless it has at most WEIGHT_BOUND_ROWS rows (an LLM's decode step, of one sequence
+# or a batch) and this much weight: it is bound by reading its weight, not by its few
+# flops (GPT-2's int8 768x3072: 4.7 MFLOP a row). Below MIN_FLOPS, four rows of GPT-2's
+# 768x2304 and 768x768 stayed on IREE's kernel, which read their weights at 7.5 GB/s
+# where mlc's kernel reads them at 22-24 (Intel Xeon).
 MIN_WEIGHT_BYTES = 512 << 10
+# Up to this many rows, a product by a weight read from memory (a decode step's) is bound
+# by reading it. f32 on mlc's kernel, cold weights, Intel Xeon, two threads: 1 row read
+# 23.9 GB/s, 4 rows 22.3, 8 rows 17.9, 16 rows 14.0, where its arithmetic takes as long.
+WEIGHT_BOUND_ROWS = 16
 # A matmul with a larger weight is timed on as many of its columns as fit in this: IREE's
 # compile of the benchmark packs the constant (4 s for GPT-2's 154 MB head), too long for
 # a choice, and both kernels' time per column carries over.
@@ -53,7 +59,7 @@ MAX_MEASURED_WEIGHT = 32 << 20  # bytes
 # The library must be at least this much faster to be chosen: the timings are noisy.
 MARGIN = 0.9
 ROUNDS, CALLS = 15, 2
-# A single row is timed on copies of its weight that together take `cold_bytes()` (at
+# A few rows are timed on copies of their weight that together take `cold_bytes()` (at
 # most MAX_COPIES), one product per copy, one dispatch after another in one call, as a
 # decode step runs them: each weight read once, from memory. Timed one call per product
 # on one weight, the call's own cost and a weight kept in the core's cache hid the
@@ -79,7 +85,8 @@ MATVEC_MARGIN = 1.0
 # 9: single bf16 rows on mlc's own AVX-512-BF16 kernel too, their weight packed once.
 # 10: single f32 rows on mlc's own AVX-512 kernel too; a single row's copies each with values of
 #     their own (they repeated every 7 copies), together twice the last-level cache.
-METHOD = 10
+# 11: up to WEIGHT_BOUND_ROWS rows timed as single rows are (cold copies, any margin), not only one.
+METHOD = 11
 # What is timed (see measure): the benchmark function and the IREE driver. IREE's kernel
 # on its task workers and on the calling thread alone (where a model runs on local-sync);
 # the library on the calling thread, whose calls split among the plugin's own threads;
@@ -122,9 +129,14 @@ def weight_bytes(shape: str) -> int:
     return BYTES[operands] * k * n
 
 
-def is_large_matvec(shape: str) -> bool:
-    """One row by a weight of at least MIN_WEIGHT_BYTES."""
-    return library_matmuls.parse_key(shape)[0] == 1 and weight_bytes(shape) >= MIN_WEIGHT_BYTES
+def is_few_rows(shape: str) -> bool:
+    """At most WEIGHT_BOUND_ROWS rows: timed as a decode step reads the weight, cold."""
+    return library_matmuls.parse_key(shape)[0] <= WEIGHT_BOUND_ROWS
+
+
+def is_weight_bound(shape: str) -> bool:
+    """A few rows by a weight of at least MIN_WEIGHT_BYTES."""
+    return is_few_rows(shape) and weight_bytes(shape) >= MIN_WEIGHT_BYTES
 
 
 def avx512_suits(shape: str) -> bool:
@@ -195,10 +207,10 @@ def choose_measured(shapes: list[str], options: dict, alone: bool = False) -> di
     mode = option(options)
     if mode == "off" or not shapes:
         return {"library": [], "iree": shapes, "why": "off (target option)" if mode == "off" else "no matmul qualifies"}
-    large = [s for s in shapes if flops(s) >= MIN_FLOPS or is_large_matvec(s)]
+    large = [s for s in shapes if flops(s) >= MIN_FLOPS or is_weight_bound(s)]
     if mode == "auto" and not large:
         return {"library": [], "iree": shapes, "why": f"every matmul is below {MIN_FLOPS / 1e6:.0f} MFLOP "
-                f"(a single row: {MIN_WEIGHT_BYTES >> 10} KiB of weight)"}
+                f"(up to {WEIGHT_BOUND_ROWS} rows: {MIN_WEIGHT_BYTES >> 10} KiB of weight)"}
     ok, reason = matmul_library.available()
     if not ok:
         if mode in ("on", "mlc"):
@@ -223,7 +235,7 @@ def choose_measured(shapes: list[str], options: dict, alone: bool = False) -> di
 
 def margin(shape: str) -> float:
     """How much faster than IREE's kernel the library must measure on `shape` to be chosen."""
-    return MATVEC_MARGIN if library_matmuls.parse_key(shape)[0] == 1 else MARGIN
+    return MATVEC_MARGIN if is_few_rows(shape) else MARGIN
 
 
 def _on_avx512(timing: dict) -> bool:
@@ -315,7 +327,7 @@ class Measurements:
 
 
 def cold_bytes() -> int:
-    """The bytes a single row's copies take: twice the last-level cache, so that most of
+    """The bytes a few rows' copies take: twice the last-level cache, so that most of
     each copy comes from memory, within MIN_COLD_BYTES and MAX_COLD_BYTES (the benchmark
     compiles every copy into its executable)."""
     return min(MAX_COLD_BYTES, max(MIN_COLD_BYTES, 2 * last_level_cache_bytes()))
@@ -340,7 +352,7 @@ def last_level_cache_bytes() -> int:
 
 def copies(shape: str) -> int:
     """How many copies of its weight a shape is timed on (see `cold_bytes`)."""
-    if library_matmuls.parse_key(shape)[0] != 1:
+    if not is_few_rows(shape):
         return 1
     return max(1, min(MAX_COPIES, -(-cold_bytes() // weight_bytes(shape))))
 
@@ -505,7 +517,7 @@ def disturbed(shape: str, timing: dict) -> bool:
     one. On a busy AMD EPYC, 64x2048x512 timed 1.40 ms on the workers, 1.25 on one thread
     and 1.30 on mlc's own kernel, and the MLP ran 1.02-1.09 of IREE direct; timed again,
     0.85, 1.36 and 0.80, and 0.88-0.93."""
-    return library_matmuls.parse_key(shape)[0] > 1 and timing["iree ms"] >= timing["iree one thread ms"]
+    return not is_few_rows(shape) and timing["iree ms"] >= timing["iree one thread ms"]
 
 
 def timed_again_if_disturbed(shape: str, time_once) -> dict:

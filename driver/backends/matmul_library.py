@@ -189,12 +189,17 @@ def f32_on_mkl() -> bool:
     return os.environ.get("MLC_F32_KERNEL", "") == "mkl"
 
 
+# The rows of one strip of the plugin's VNNI kernel (VNNI_S8_ROWS in native/vnni_s8.h).
+VNNI_ROWS = 6
+
+
 def kernel_of(shape: str) -> str:
     """What runs the library matmul of `shape` (a library_matmuls.shape_key) on this CPU:
     a single row runs on the plugin's own kernels where the CPU has their instructions
     (native/gemv_bf16.h and gemv_s8_vnni.h, which check the same flags), as do several
     quantized rows, on AMX where MKL would run it (native/amx_s8.h), else on VNNI
-    (native/vnni_s8.h), for the constant weights mlc quantizes; everything else on MKL."""
+    (native/vnni_s8.h), for the constant weights mlc quantizes (up to VNNI_ROWS on VNNI
+    even where AMX is: s8_kernel in native/mlc_matmul.c); everything else on MKL."""
     m, k, n, operands = parse_key(shape)
     quantized = operands == QUANTIZED
     operands = "i8" if quantized else operands  # a quantized row runs on the int8 kernels
@@ -203,6 +208,8 @@ def kernel_of(shape: str) -> str:
         return f"MKL {mkl_kernel(operands)}"
     vnni = k <= 65535 and {"avx512_vnni", "avx512bw"} <= flags
     if operands == "i8" and m == 1 and vnni:
+        return "mlc VNNI"
+    if quantized and m <= VNNI_ROWS and vnni:
         return "mlc VNNI"
     if quantized and mkl_kernel("i8") == "AMX":
         return "mlc AMX"

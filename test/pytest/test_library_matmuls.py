@@ -191,7 +191,7 @@ def test_small_matmuls_are_not_measured_and_stay_on_iree(monkeypatch):
     compiled = compile_and_compare(MLP(), torch.randn(4, 64))
     choice = compiled.report["matmul library"]
     assert choice["library"] == [] and choice["iree"] == ["4x64x256", "4x256x64"]
-    assert choice["why"] == "every matmul is below 16 MFLOP (a single row: 512 KiB of weight)"
+    assert choice["why"] == "every matmul is below 16 MFLOP (up to 16 rows: 512 KiB of weight)"
 
 
 def test_a_large_weight_is_timed_on_the_columns_that_fit(monkeypatch):
@@ -771,7 +771,7 @@ def test_a_process_whose_cpu_driver_lacks_the_plugin_keeps_every_matmul_on_iree(
 
 def test_kernel_of_names_what_runs_each_library_shape(monkeypatch):
     """A single int8 row on the plugin's VNNI kernel, several rows it quantizes on its AMX
-    kernel, and a single bf16 row of at most 8192 columns per block on its AVX-512-BF16
+    kernel (up to a VNNI strip's rows on its VNNI kernel, where the CPU has both), and a single bf16 row of at most 8192 columns per block on its AVX-512-BF16
     kernel, where the CPU has them; MKL otherwise."""
     monkeypatch.delenv("MKL_ENABLE_INSTRUCTIONS", raising=False)
     monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx512f", "avx512bw", "avx512_vnni"})
@@ -785,30 +785,39 @@ def test_kernel_of_names_what_runs_each_library_shape(monkeypatch):
     monkeypatch.setenv("MKL_ENABLE_INSTRUCTIONS", "AVX512_E3")  # held below AMX: both kernels
     assert matmul_library.kernel_of("128x768x3072xq8") == "MKL AVX-512"
     monkeypatch.delenv("MKL_ENABLE_INSTRUCTIONS")
+    monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx512f", "avx512bw", "avx512_vnni", "amx_int8"})
+    assert matmul_library.kernel_of("6x768x3072xq8") == "mlc VNNI"  # a decode step's batch: one strip
+    assert matmul_library.kernel_of("7x768x3072xq8") == "mlc AMX"
     monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx512f", "avx512bw", "avx512_bf16", "amx_bf16"})
     assert matmul_library.kernel_of("1x768x3072xbf16") == "mlc AVX-512-BF16"
     assert matmul_library.kernel_of("1x768x50257xbf16") == "MKL AMX"  # blocks of 25136 columns: MKL's
     assert matmul_library.kernel_of("2x768x3072xbf16") == "MKL AMX"
 
 
-def test_only_single_rows_are_measured_for_their_weight():
-    """A decode step's matvec is bound by its weight: measured from 512 KiB whatever its
-    flops. Four rows of the same weight (4 MFLOP) stay unmeasured, on IREE."""
-    assert matmul_choice.is_large_matvec("1x768x3072xi8")
-    assert not matmul_choice.is_large_matvec("4x512x1024")
-    assert not matmul_choice.is_large_matvec("1x64x256")
+def test_few_rows_are_measured_for_their_weight():
+    """A decode step's rows (one sequence's or a batch's) are bound by their weight:
+    measured from 512 KiB whatever their flops. More rows of the same weight, or a
+    smaller weight, stay unmeasured below MIN_FLOPS, on IREE."""
+    rows = matmul_choice.WEIGHT_BOUND_ROWS
+    assert matmul_choice.is_weight_bound("1x768x3072xi8")
+    assert matmul_choice.is_weight_bound("4x512x1024")  # 4 MFLOP, 2 MiB of weight
+    assert matmul_choice.is_weight_bound(f"{rows}x512x1024")
+    assert not matmul_choice.is_weight_bound(f"{rows + 1}x512x1024")
+    assert not matmul_choice.is_weight_bound("1x64x256")
 
 
-def test_single_rows_are_timed_on_cold_copies_of_their_weight():
-    """A decode step reads each weight once, from memory: a single row is timed on copies
-    of its weight that together take twice the last-level cache (within bounds; at most
-    MAX_COPIES), one copy per product. Several rows are timed on one weight."""
+def test_few_rows_are_timed_on_cold_copies_of_their_weight():
+    """A decode step reads each weight once, from memory: a few rows are timed on copies
+    of their weight that together take twice the last-level cache (within bounds; at most
+    MAX_COPIES), one copy per product. More rows are timed on one weight."""
     cold = matmul_choice.cold_bytes()
     assert matmul_choice.MIN_COLD_BYTES <= cold <= matmul_choice.MAX_COLD_BYTES
     assert cold >= min(matmul_choice.MAX_COLD_BYTES, 2 * matmul_choice.last_level_cache_bytes())
     assert matmul_choice.copies("1x768x2304xbf16") == -(-cold // (768 * 2304 * 2))  # 3.4 MiB each
     assert matmul_choice.copies("1x768x768xi8") == matmul_choice.MAX_COPIES
     assert matmul_choice.copies("1x8192x8192xbf16") == 1  # 128 MiB
+    assert matmul_choice.copies("4x768x3072") == -(-cold // (768 * 3072 * 4))  # a batch of 4 sequences
+    assert matmul_choice.copies(f"{matmul_choice.WEIGHT_BOUND_ROWS + 1}x768x3072") == 1
     assert matmul_choice.copies("128x768x3072") == 1
 
 

@@ -1027,20 +1027,29 @@ MLC_IMPORT(mlc_gemm_s8_packed, mlc_sgemm_packed_params_t, shift_packed, gemm_s8_
 #undef GEMM_OF
 #undef MLC_IMPORT
 
+/* The kernel of a call: for a constant weight (EPILOGUE_PACKED), mlc's AMX kernel where
+ * the CPU has it, else its VNNI kernel where the CPU has that; MKL otherwise. Rows that
+ * one VNNI strip holds (a decode step's batch) go to the VNNI kernel even where AMX is:
+ * it reads each panel of the weight once, in order, where AMX's tiles compute 32 rows
+ * (GPT-2's int8 decode step, Intel Xeon: 4 sequences 9.2 ms a step on AMX, 7.4 on VNNI;
+ * 8 sequences, two strips, 11.9 on AMX and 13.1 on VNNI). */
+static s8_kernel_t s8_kernel(const mlc_quantized_gemm_params_t* p) {
+  const int constant = (p->flags & EPILOGUE_PACKED) != 0 && !int8_on_mkl();
+  const int vnni = constant && gemv_s8_available() && gemv_s8_fits(p->k);
+  if (vnni && p->m <= VNNI_S8_ROWS) return S8_ON_VNNI;
+  return constant && amx_s8_available() ? S8_ON_AMX : vnni ? S8_ON_VNNI : S8_ON_MKL;
+}
+
 /* mlc_gemm_s8_quantizing: the rows quantized once, shared among the plugin's threads by
  * rows, then the columns split among them as by the other imports (each block quantizing
- * all rows itself cost BERT-base's 128x3072 rows 0.2 ms a call on each thread). A
- * constant weight (EPILOGUE_PACKED) runs on mlc's AMX kernel where the CPU has it, else
- * on its VNNI kernel where the CPU has that. */
+ * all rows itself cost BERT-base's 128x3072 rows 0.2 ms a call on each thread), on the
+ * kernel s8_kernel picks. */
 static int mlc_gemm_s8_quantizing(void* params_ptr, void* context, void* reserved) {
   (void)context;
   (void)reserved;
   const mlc_quantized_gemm_params_t* p = (const mlc_quantized_gemm_params_t*)params_ptr;
   if (p->m == 0 || p->n == 0) return 0;
-  const int constant = (p->flags & EPILOGUE_PACKED) != 0 && !int8_on_mkl();
-  const s8_kernel_t kernel = constant && amx_s8_available()                          ? S8_ON_AMX
-                             : constant && gemv_s8_available() && gemv_s8_fits(p->k) ? S8_ON_VNNI
-                                                                                     : S8_ON_MKL;
+  const s8_kernel_t kernel = s8_kernel(p);
   const int amx = kernel == S8_ON_AMX;
   const size_t row_stride = amx ? amx_s8_row_stride(p->k) : kernel == S8_ON_VNNI ? vnni_s8_round_up(p->k, 4) : p->k;
   const size_t rows = amx ? amx_s8_round_up(p->m, AMX_S8_ROWS) : p->m;
