@@ -60,10 +60,31 @@ def export(model: torch.nn.Module, example_args: tuple, dynamic_shapes=None) -> 
     failures turned into a UserError that names the cause."""
     try:
         with _quiet_fake_tensor_log():
-            program = torch.export.export(model, tuple(example_args), dynamic_shapes=dynamic_shapes, strict=False)
+            program = torch.export.export(model, unaliased(model, tuple(example_args)), dynamic_shapes=dynamic_shapes,
+                                          strict=False)
     except Exception as error:  # torch.export raises many types; each is the user's model's problem
         raise _export_error(error) from error
     return prepare(program)
+
+
+def unaliased(model: torch.nn.Module, example_args: tuple) -> tuple:
+    """The example inputs, each tensor that shares memory with an earlier one or with the
+    model's own parameters and buffers replaced by a copy. torch.export makes inputs that
+    alias one input: `mlc.compile(model, (x, x))` compiled `forward(a, b)` as
+    `forward(b, b)`, and every later call with two different tensors gave wrong numbers.
+    The examples give shapes and dtypes only; each input of the compiled model is its own."""
+    seen = {tensor.untyped_storage().data_ptr() for tensor in (*model.parameters(), *model.buffers())}
+
+    def own(leaf):
+        if not isinstance(leaf, torch.Tensor) or leaf.is_meta or not leaf.untyped_storage().nbytes():
+            return leaf
+        address = leaf.untyped_storage().data_ptr()
+        if address in seen:
+            return leaf.detach().clone().requires_grad_(leaf.requires_grad)
+        seen.add(address)
+        return leaf
+
+    return torch.utils._pytree.tree_map(own, example_args)
 
 
 def prepare(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:

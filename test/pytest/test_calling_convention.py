@@ -63,6 +63,21 @@ def test_0d_tensor_input():
 
 
 @pytest.mark.iree
+def test_the_same_tensor_given_twice_as_example_is_two_inputs():
+    """torch.export makes aliased example inputs one input: compiled from (x, x), a call
+    with two tensors read the second for both. So are a view of an earlier input and a
+    parameter of the model's own, given as an input."""
+    model = Scaled()
+    model.weight = torch.nn.Parameter(torch.ones(3))
+    x = torch.zeros(3)
+    a, b = torch.arange(3.0), torch.full((3,), 10.0)
+    for example in [(x, x), (x, x.view(3)), (model.weight, x)]:
+        compiled = mlc.compile(model, example)
+        torch.testing.assert_close(compiled(a, b), a * b)
+    assert model.weight.requires_grad and example[0] is model.weight  # the caller's tensors stay as they were
+
+
+@pytest.mark.iree
 def test_python_number_result():
     x = torch.randn(5)
     total, size = mlc.compile(SizeAndSum(), (x,))(x)
