@@ -3,6 +3,7 @@
     generator = mlc.generator(model, max_cache_len=128, precision="int8")
     tokens = generator.generate(input_ids, max_new_tokens=32)   # = model.generate(input_ids, max_new_tokens=32)
     generator.generate(input_ids, 32, do_sample=True, top_p=0.9)  # sampled, as model.generate samples
+    generator.generate(batch["input_ids"], 32, attention_mask=batch["attention_mask"])  # left-padded prompts
     generator.timings                                           # time to first token, ms per token
 
 The model is compiled twice, as one `CacheStep`: for the prompt (prefill, one
@@ -13,6 +14,10 @@ executable. Each call takes the caches and returns them updated: mlc's executabl
 are functions, so the cache lives in the caller, not in the executable. On the CPU
 the caches stay in IREE's memory between steps (`Compiled.run_resident`), and IREE
 writes each step's new rows into them in place.
+
+Prompts of different lengths come left-padded, with transformers' `attention_mask`: the
+padded batch compiles once more, as a `PaddedCacheStep`, which also takes which slots of
+the cache hold each sequence's tokens and each token's position in its own sequence.
 """
 
 import dataclasses
@@ -51,6 +56,9 @@ class CacheStep(torch.nn.Module):
         self.config = model.config.get_text_config()
 
     def forward(self, input_ids: torch.Tensor, position: torch.Tensor, *caches: torch.Tensor):
+        return self._run(input_ids, position, caches)
+
+    def _run(self, input_ids: torch.Tensor, position: torch.Tensor, caches, **model_inputs):
         from transformers.cache_utils import StaticCache
 
         cache = StaticCache(max_cache_len=self.max_cache_len, config=self.config)
@@ -60,7 +68,8 @@ class CacheStep(torch.nn.Module):
             layer.keys = keys.clone()  # written in place by the model: a copy keeps the inputs unchanged
             layer.values = values.clone()
             layer.cumulative_length = position.clone()
-        logits = self.model(input_ids=input_ids, past_key_values=cache, use_cache=True, **self._last_row).logits[:, -1, :]
+        logits = self.model(input_ids=input_ids, past_key_values=cache, use_cache=True, **self._last_row,
+                            **model_inputs).logits[:, -1, :]
         caches = (tensor for layer in cache.layers for tensor in (layer.keys, layer.values))
         return (logits, logits.argmax(-1, keepdim=True), *caches)
 
@@ -69,6 +78,49 @@ class CacheStep(torch.nn.Module):
         """transformers' `logits_to_keep=1`, where the model takes it: the LM head then
         multiplies the last row only (Llama's prompt of 32: 31 ms of a 170 ms prefill)."""
         return {"logits_to_keep": 1} if "logits_to_keep" in inspect.signature(self.model.forward).parameters else {}
+
+
+class PaddedCacheStep(CacheStep):
+    """A `CacheStep` over left-padded sequences: `attention_mask` [batch, capacity] is 1 at
+    each slot of the cache that holds a token of the sequence (0: padding, or not yet
+    written), and `position_ids` [batch, tokens] each token's position within its own
+    sequence, as `model.generate` derives them from its attention mask."""
+
+    def forward(self, input_ids: torch.Tensor, position: torch.Tensor, attention_mask: torch.Tensor,
+                position_ids: torch.Tensor, *caches: torch.Tensor):
+        return self._run(input_ids, position, caches, attention_mask=attention_mask, position_ids=position_ids)
+
+
+class Padding:
+    """What a left-padded batch adds to each call of a `PaddedCacheStep`; `mask` is the
+    prompt's attention mask, [batch, prompt length], 0 then 1 in each row."""
+
+    def __init__(self, mask: torch.Tensor, capacity: int):
+        batch, length = mask.shape
+        self.slots = torch.zeros(batch, capacity, dtype=torch.int64)
+        self.slots[:, :length] = mask
+        self.lengths = mask.sum(-1, keepdim=True)  # the tokens each sequence has so far
+        # transformers' positions of a padded prompt (prepare_inputs_for_generation)
+        self.prompt_positions = (mask.cumsum(-1) - 1).masked_fill(mask == 0, 1)
+
+    def prompt(self) -> list[torch.Tensor]:
+        return [self.slots.clone(), self.prompt_positions]
+
+    def token_at(self, slot: int) -> list[torch.Tensor]:
+        """The inputs of the step that writes each sequence's next token at `slot`."""
+        self.slots[:, slot] = 1
+        positions, self.lengths = self.lengths, self.lengths + 1
+        return [self.slots.clone(), positions]
+
+
+class NoPadding:
+    """Prompts of one length: no inputs beyond the tokens, the position and the caches."""
+
+    def prompt(self) -> list:
+        return []
+
+    def token_at(self, slot: int) -> list:
+        return []
 
 
 @dataclasses.dataclass
@@ -93,10 +145,12 @@ class Generator:
             raise UserError(f"mlc.generator: max_cache_len {max_cache_len} is past the {positions} positions "
                             f"the model knows (max_position_embeddings)")
         self.step = CacheStep(model.eval(), max_cache_len)
+        self.padded_step = PaddedCacheStep(model, max_cache_len)
         self.max_cache_len = max_cache_len
         self.compile_options = compile_options
         self.layers = config.num_hidden_layers
-        self._compiled = {}  # (batch, tokens per call) -> Compiled: 1 token is decode, others a prompt length
+        # (batch, tokens per call, padded) -> Compiled: 1 token is decode, others a prompt length
+        self._compiled = {}
         self.timings = Timings()
 
     def empty_cache(self, batch: int = 1) -> list[torch.Tensor]:
@@ -104,66 +158,81 @@ class Generator:
         dtype = next(self.step.model.parameters()).dtype
         return [torch.zeros(shape, dtype=dtype) for _ in range(2 * self.layers)]
 
-    def compiled(self, tokens: int, batch: int = 1):
-        """The executable for calls of `tokens` tokens of `batch` sequences, compiled on first use."""
-        if (batch, tokens) not in self._compiled:
+    def compiled(self, tokens: int, batch: int = 1, padded: bool = False):
+        """The executable for calls of `tokens` tokens of `batch` sequences (`padded`: left-padded
+        ones, a PaddedCacheStep), compiled on first use."""
+        key = batch, tokens, padded
+        if key not in self._compiled:
             import mlc
 
-            example = (torch.zeros(batch, tokens, dtype=torch.int64), torch.tensor(0), *self.empty_cache(batch))
-            self._compiled[batch, tokens] = mlc.compile(self.step, example, **self.compile_options)
-        return self._compiled[batch, tokens]
+            ids = torch.zeros(batch, tokens, dtype=torch.int64)
+            # positions of their own: an input given twice is one input to torch.export
+            padding = [torch.ones(batch, self.max_cache_len, dtype=torch.int64), torch.zeros_like(ids)] if padded else []
+            example = (ids, torch.tensor(0), *padding, *self.empty_cache(batch))
+            step = self.padded_step if padded else self.step
+            self._compiled[key] = mlc.compile(step, example, **self.compile_options)
+        return self._compiled[key]
 
-    def generate(self, input_ids: torch.Tensor, max_new_tokens: int, *, stop_at_eos: bool = True,
-                 output_logits: bool = False, **options):
+    def generate(self, input_ids: torch.Tensor, max_new_tokens: int, *, attention_mask: torch.Tensor | None = None,
+                 stop_at_eos: bool = True, output_logits: bool = False, **options):
         """The prompt followed by up to `max_new_tokens` new tokens, as `model.generate(input_ids,
         max_new_tokens=..., **options)` gives them: greedy, or sampled with `do_sample=True`
         (temperature, top_k, top_p, min_p; torch's global random generator, so a seed gives
         transformers' tokens at that seed), with `repetition_penalty` and `no_repeat_ngram_size`;
         what `options` leave unset comes from the model's generation config (token_choice.py).
-        `input_ids` is [batch, prompt length]: prompts of one length, generated together.
+        `input_ids` is [batch, prompt length]: prompts generated together; of different
+        lengths, they come left-padded with their `attention_mask` (0 at padding), as a
+        tokenizer with `padding_side="left"` gives them.
         A sequence ends after an end-of-text token (`eos_token_id`, one or several) and goes
         on with the pad token until every one has ended, unless `stop_at_eos` is False. With
         `output_logits`, (tokens, logits): the logits each new token was chosen from, one
         [batch, vocab] tensor per token, as transformers' `output_logits=True` gives them."""
         prompt = self._checked(input_ids, max_new_tokens)
+        mask = self._checked_mask(attention_mask, prompt)
         choice = TokenChoice(self.step.model, options, prompt, stop_at_eos)
         batch, length = prompt.shape
-        prefill, decode = self.compiled(length, batch), self.compiled(1, batch)
+        padding = NoPadding() if mask is None else Padding(mask, self.max_cache_len)
+        prefill = self.compiled(length, batch, padded=mask is not None)
+        decode = self.compiled(1, batch, padded=mask is not None)
         logits = [] if output_logits or choice.on_host else None
         start = time.perf_counter()
-        token, caches = self._step(prefill, choice, logits, prompt, torch.tensor(0), *self.empty_cache(batch))
+        token, caches = self._step(prefill, choice, logits, prompt, torch.tensor(0), *padding.prompt(),
+                                   *self.empty_cache(batch))
         first = time.perf_counter()
-        tokens = [token, *self._decode(decode, choice, token, length, caches, max_new_tokens - 1, logits)]
+        tokens = [token, *self._decode(decode, choice, padding, token, length, caches, max_new_tokens - 1, logits)]
         end = time.perf_counter()
         self.timings = Timings(first_token=first - start, per_token=(end - first) / max(1, len(tokens) - 1),
                                tokens=len(tokens))
         tokens = torch.cat([prompt, *tokens], dim=1)
         return (tokens, tuple(logits)) if output_logits else tokens
 
-    def _decode(self, decode, choice: TokenChoice, token: torch.Tensor, start: int, caches: list, steps: int,
-                read) -> list[torch.Tensor]:
+    def _decode(self, decode, choice: TokenChoice, padding, token: torch.Tensor, start: int, caches: list,
+                steps: int, read) -> list[torch.Tensor]:
         """Up to `steps` tokens after `token` at position `start`, until `choice` is done (every
-        sequence ended). Where the target keeps results, the first step checks what it takes
-        (`run_resident`), and each later one takes the step before's caches back as they are
-        (`run_fed_back`). `read`, unless None, is the list each step's logits are appended to."""
+        sequence ended); `padding` gives each step's inputs of a padded batch. Where the target
+        keeps results, the first step checks what it takes (`run_resident`), and each later one
+        takes the step before's caches back as they are (`run_fed_back`). `read`, unless
+        None, is the list each step's logits are appended to."""
         tokens = []
         if steps == 0 or choice.done:
             return tokens
-        token, caches = self._step(decode, choice, read, token, torch.tensor(start), *caches)
+        token, caches = self._step(decode, choice, read, token, torch.tensor(start), *padding.token_at(start), *caches)
         tokens.append(token)
         if not decode.bound_target.keeps_results:
             for position in range(start + 1, start + steps):
                 if choice.done:
                     break
-                token, caches = self._step(decode, choice, read, token, torch.tensor(position), *caches)
+                token, caches = self._step(decode, choice, read, token, torch.tensor(position),
+                                           *padding.token_at(position), *caches)
                 tokens.append(token)
             return tokens
         views = [cache.take()[0] for cache in caches]
         for position in range(start + 1, start + steps):
             if choice.done:
                 break
-            logits, argmax, *kept = decode.run_fed_back([token.numpy(), np.array(position, dtype=np.int64), *views],
-                                                        self._kept(read))
+            inputs = [token.numpy(), np.array(position, dtype=np.int64),
+                      *(extra.numpy() for extra in padding.token_at(position))]
+            logits, argmax, *kept = decode.run_fed_back([*inputs, *views], self._kept(read))
             logits = None if read is None else torch.from_numpy(logits)
             if read is not None:
                 read.append(logits)
@@ -189,6 +258,26 @@ class Generator:
         they are `read` (a list, else None)."""
         caches = list(range(2, 2 + 2 * self.layers))
         return caches if read is not None else [0, *caches]
+
+    def _checked_mask(self, attention_mask, prompt: torch.Tensor) -> torch.Tensor | None:
+        """The prompt's attention mask as int64, or None where it pads nothing."""
+        if attention_mask is None:
+            return None
+        if not isinstance(attention_mask, torch.Tensor) or attention_mask.shape != prompt.shape:
+            raise UserError(f"generate: attention_mask must be a tensor of the prompt's shape {list(prompt.shape)}")
+        mask = attention_mask.to(torch.int64)
+        if not torch.equal(mask, attention_mask.to(torch.bool).to(torch.int64)):
+            raise UserError("generate: attention_mask must hold 0 (padding) and 1 (a token) only")
+        if bool(mask.all()):
+            return None
+        if not bool((mask[:, 1:] >= mask[:, :-1]).all()) or not bool(mask[:, -1].all()):
+            raise UserError("generate: prompts of different lengths must be left-padded (padding_side=\"left\"): "
+                            "in each row of attention_mask, 0s then 1s, at least one 1")
+        parameters = inspect.signature(self.step.model.forward).parameters
+        if "attention_mask" not in parameters or "position_ids" not in parameters:
+            raise UserError(f"generate: {type(self.step.model).__name__} takes no attention_mask and position_ids, "
+                            f"which padded prompts need")
+        return mask
 
     def _checked(self, input_ids, max_new_tokens: int) -> torch.Tensor:
         if not isinstance(input_ids, torch.Tensor) or input_ids.dtype != torch.int64 or input_ids.dim() != 2:

@@ -17,8 +17,9 @@ and writing the new token's key and value rows at a run-time position. The fixed
   with `--target` another than llvm-cpu, f32 on that target (where each step passes its
   caches back as tensors: only the CPU keeps results in IREE's memory);
 - a prompt of 1 to 40 tokens, 1 to 16 new ones, a cache with room to spare or none, and
-  1 to 4 prompts of that length generated together (drawn last, so a seed's other
-  draws stay what they were before batches).
+  1 to 4 prompts generated together (drawn last, so a seed's other draws stay what they
+  were before batches); half the batches left-padded, each prompt after the first of
+  its own length, with transformers' attention mask (drawn after everything else).
 
 It generates with `output_logits=True` and checks:
 - each sequence went on after its first end-of-text token (token 0; a vocabulary of a few
@@ -27,7 +28,8 @@ It generates with `output_logits=True` and checks:
 - each new token before a sequence's end is the argmax of the logits it was chosen from
   (the first of equal ones);
 - those logits against eager's, run over the whole sequence without a cache (mlc's tokens
-  before it, teacher-forced): at f32 within 1e-4 of their largest magnitude, or twice as
+  before it, teacher-forced, with the attention mask and positions model.generate gives
+  padded prompts): at f32 within 1e-4 of their largest magnitude, or twice as
   far as f32's rounding alone can move eager's (`rounding_sensitivity`) where that is more:
   a Llama of 3 layers at weights of 0.5 moved one token's logits by 2.5e-4 so; at bf16 and
   int8 all new tokens' logits at once, within 1 % (of the norm) plus twice the error of
@@ -73,7 +75,7 @@ def draw(rng: random.Random, target: str = "llvm-cpu") -> Case:
     family, heads, head_size = rng.choice(FAMILIES), rng.randint(1, 8), rng.choice([2, 8, 16, 32, 64, rng.randint(1, 24) * 2])
     prompt, new = rng.choice([1, rng.randint(2, 12), rng.randint(12, 40)]), rng.randint(1, 16)
     precision, library = rng.choice(["f32", "f32", "bf16", "int8"]), rng.choice(["auto", "mlc", "false"])
-    return Case(family, precision if target == "llvm-cpu" else "f32", library, {
+    case = Case(family, precision if target == "llvm-cpu" else "f32", library, {
         "layers": rng.randint(1, 3), "heads": heads,
         "key/value heads": rng.choice([h for h in range(1, heads + 1) if heads % h == 0]), "head size": head_size,
         "hidden": rng.randint(2, 128) * 2 if family == "gemma" else heads * head_size,  # Gemma's heads need not fill it
@@ -83,10 +85,15 @@ def draw(rng: random.Random, target: str = "llvm-cpu") -> Case:
         "tied": rng.random() < 0.5, "bias": rng.random() < 0.5, "initializer range": rng.choice([0.1, 0.3, 0.5]),
         "prompt": prompt, "new tokens": new, "cache": prompt + new + rng.choice([0, rng.randint(1, 40)]),
         "batch": rng.choice([1, 1, 2, 3, 4])}, target)
+    s = case.sizes
+    s["padded"] = s["batch"] > 1 and s["prompt"] > 1 and rng.random() < 0.5
+    return case
 
 
 def instantiate(case: Case, seed: int):
-    """(model, prompt) of `case`, with weights and prompt from `seed`."""
+    """(model, prompt, attention mask) of `case`, with weights and prompt from `seed`; where
+    it is padded, each prompt after the first has 1 to all of its tokens, after END as
+    padding (the mask 0 there), as a tokenizer pads on the left."""
     import torch
     import transformers
 
@@ -112,9 +119,20 @@ def instantiate(case: Case, seed: int):
         model = transformers.GemmaForCausalLM(config)
     else:
         model = transformers.Phi3ForCausalLM(transformers.Phi3Config(**llama_like))
-    prompt = torch.randint(0, s["vocabulary"], (s.get("batch", 1), s["prompt"]),
-                           generator=torch.Generator().manual_seed(seed))
-    return model.eval(), prompt
+    generator = torch.Generator().manual_seed(seed)
+    prompt = torch.randint(0, s["vocabulary"], (s.get("batch", 1), s["prompt"]), generator=generator)
+    mask = torch.ones_like(prompt)
+    if s.get("padded"):
+        for row in range(1, prompt.shape[0]):
+            pads = int(torch.randint(0, s["prompt"], (), generator=generator))
+            prompt[row, :pads], mask[row, :pads] = END, 0
+    return model.eval(), prompt, mask
+
+
+def eager_inputs(mask):
+    """The attention mask and the positions eager takes for sequences of `mask`, as
+    model.generate derives them (left padding: each token's position in its own sequence)."""
+    return {"attention_mask": mask, "position_ids": (mask.cumsum(-1) - 1).masked_fill(mask == 0, 1)}
 
 
 def relative_error(got, expected) -> float:
@@ -131,9 +149,9 @@ def narrowed_eager(model, precision: str):
     import torch
 
     if precision == "bf16":
-        def logits(ids):
+        def logits(ids, mask):
             with torch.autocast("cpu", torch.bfloat16):
-                return model(ids, attention_mask=torch.ones_like(ids)).logits.float()
+                return model(ids, **eager_inputs(mask)).logits.float()
         return logits
     rounded = copy.deepcopy(model)
     for module in rounded.modules():
@@ -143,7 +161,7 @@ def narrowed_eager(model, precision: str):
         depth = 0 if type(module).__name__ == "Conv1D" else 1  # GPT-2's Conv1D keeps [in, out]
         weight.data = _int8_rounded(weight.data, depth)
         module.register_forward_pre_hook(lambda _, inputs: (_int8_rounded(inputs[0], -1), *inputs[1:]))
-    return lambda ids: rounded(ids, attention_mask=torch.ones_like(ids)).logits
+    return lambda ids, mask: rounded(ids, **eager_inputs(mask)).logits
 
 
 def _int8_rounded(x, dim: int):
@@ -153,9 +171,9 @@ def _int8_rounded(x, dim: int):
     return (x / scale).round().clamp(-127, 127) * scale
 
 
-def rounding_sensitivity(model, ids, first: int, trials: int = 4):
+def rounding_sensitivity(model, ids, mask, first: int, trials: int = 4):
     """How far f32's rounding alone can move the logits of each sequence's positions from
-    `first` on, [batch, positions]:
+    `first` on, [batch, positions] (`mask`: the sequences' attention mask):
     the largest error over `trials` runs in f64, each with every weight and every module's
     result moved by a random half-ulp of f32 (relative 6e-8), against the unmoved run.
     Large where the model is ill-conditioned: scores of hundreds before a softmax that
@@ -165,14 +183,13 @@ def rounding_sensitivity(model, ids, first: int, trials: int = 4):
     import torch
 
     exact = copy.deepcopy(model).double()
-    mask = torch.ones_like(ids)
     generator = torch.Generator().manual_seed(0)
 
     def moved(value):
         return value * (1 + torch.randn(value.shape, generator=generator, dtype=value.dtype) * 6e-8)
 
     with torch.no_grad():
-        reference = exact(ids, attention_mask=mask).logits[:, first:]
+        reference = exact(ids, **eager_inputs(mask)).logits[:, first:]
         worst = torch.zeros(reference.shape[:2], dtype=torch.float64)
         for _ in range(trials):
             rounded = copy.deepcopy(exact)
@@ -181,7 +198,7 @@ def rounding_sensitivity(model, ids, first: int, trials: int = 4):
             for module in rounded.modules():
                 module.register_forward_hook(
                     lambda _, __, result: moved(result) if isinstance(result, torch.Tensor) and result.is_floating_point() else None)
-            logits = rounded(ids, attention_mask=mask).logits[:, first:]
+            logits = rounded(ids, **eager_inputs(mask)).logits[:, first:]
             for row, position in torch.cartesian_prod(*map(torch.arange, worst.shape)).tolist():
                 worst[row, position] = max(worst[row, position], error(logits[row, position], reference[row, position]))
     return worst
@@ -194,24 +211,25 @@ def check(case: Case, seed: int) -> str | None:
     import mlc
     from mlc.driver.backends import matmul_library
 
-    model, prompt = instantiate(case, seed)
+    model, prompt, mask = instantiate(case, seed)
     library = {"auto": "auto", "mlc": "mlc", "false": False}[case.matmul_library]
     if library == "mlc" and not matmul_library.available()[0]:
         library = "auto"  # run_seeds said so
     where = {"target_options": {"matmul-library": library}} if case.target == "llvm-cpu" else {"target": case.target}
     try:
         generator = mlc.generator(model, max_cache_len=case.sizes["cache"], precision=case.precision, **where)
-        tokens, logits = generator.generate(prompt, case.sizes["new tokens"], output_logits=True)
+        tokens, logits = generator.generate(prompt, case.sizes["new tokens"], output_logits=True, attention_mask=mask)
     except Exception as failure:  # a crash is a finding too
         lines = str(failure).splitlines() or [""]
         cause = next((line.strip() for line in lines[1:] if "error:" in line), "")  # IREE's, under mlc's first line
         return f"{type(failure).__name__}: {lines[0]} {cause}".rstrip()
     got, new = torch.stack(logits).float(), tokens[:, prompt.shape[1]:]  # [step, sequence, vocab], [sequence, step]
     chosen_from = tokens[:, :-1]  # the sequences each new token's logits were computed on, teacher-forced
+    attended = torch.cat([mask, torch.ones_like(new)], dim=1)[:, :-1]  # each new token attended, pads after an end too
     with torch.no_grad():
-        expected = model(chosen_from, attention_mask=torch.ones_like(chosen_from)).logits[:, prompt.shape[1] - 1:]
+        expected = model(chosen_from, **eager_inputs(attended)).logits[:, prompt.shape[1] - 1:]
         expected = expected.transpose(0, 1)  # as `got`
-        narrowed = None if case.precision == "f32" else narrowed_eager(model, case.precision)(chosen_from)
+        narrowed = None if case.precision == "f32" else narrowed_eager(model, case.precision)(chosen_from, attended)
     ends = [row.index(END) if END in row else None for row in new.tolist()]
     for row, end in enumerate(ends):
         if end is not None and set(new[row, end:].tolist()) != {END}:
@@ -226,7 +244,7 @@ def check(case: Case, seed: int) -> str | None:
         found = relative_error(got, expected)
         allowed = NARROW_FLOOR + 2 * relative_error(narrowed[:, prompt.shape[1] - 1:].transpose(0, 1), expected)
         return None if found <= allowed else f"the logits: error {found:.3g}, allowed {allowed:.3g}"
-    sensitivity = rounding_sensitivity(model, chosen_from, prompt.shape[1] - 1)
+    sensitivity = rounding_sensitivity(model, chosen_from, attended, prompt.shape[1] - 1)
     for row in range(new.shape[0]):
         for step in range(new.shape[1]):
             found, allowed = error(got[step, row], expected[step, row]), max(F32_BUDGET, 2 * float(sensitivity[row, step]))

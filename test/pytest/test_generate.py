@@ -33,7 +33,7 @@ def test_greedy_tokens_equal_model_generate(name):
     actual = generator.generate(prompt, NEW_TOKENS, stop_at_eos=False)  # eager's min_new_tokens
     assert actual.tolist() == expected.tolist()
     assert generator.timings.tokens == NEW_TOKENS and 0 < generator.timings.per_token
-    assert sorted(generator._compiled) == [(1, 1), (1, PROMPT)]  # one prefill, one decode step (batch 1)
+    assert sorted(generator._compiled) == [(1, 1, False), (1, PROMPT, False)]  # one prefill, one decode step
 
 
 @pytest.mark.iree
@@ -116,7 +116,42 @@ def test_a_batch_of_prompts_equals_model_generate(name):
         with torch.no_grad():
             assert actual == seeded(4, model.generate, prompts, attention_mask=torch.ones_like(prompts),
                                     max_new_tokens=NEW_TOKENS, pad_token_id=0, **options)
-    assert sorted(generator._compiled) == [(1, 1), (1, PROMPT), (3, 1), (3, PROMPT)]
+    assert sorted(generator._compiled) == [(1, 1, False), (1, PROMPT, False), (3, 1, False), (3, PROMPT, False)]
+
+
+def left_padded(model, lengths: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
+    """Random prompts of `lengths` tokens, left-padded with token 0, and their attention mask."""
+    ids = torch.zeros(len(lengths), max(lengths), dtype=torch.int64)
+    mask = torch.zeros_like(ids)
+    rng = torch.Generator().manual_seed(2)
+    for row, length in enumerate(lengths):
+        ids[row, ids.shape[1] - length:] = torch.randint(1, model.config.vocab_size, (length,), generator=rng)
+        mask[row, ids.shape[1] - length:] = 1
+    return ids, mask
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("name", ["gpt2-tiny", "llama-tiny"])
+def test_left_padded_prompts_equal_model_generate(name):
+    """Prompts of 8, 5 and 1 tokens, left-padded, with transformers' attention mask: the
+    tokens of model.generate on the same batch, greedy and sampled at a seed, and each
+    sequence's tokens those of its prompt alone. A mask of all ones pads nothing: the
+    batch runs on the unpadded executables."""
+    model = language_models.build(name)
+    ids, mask = left_padded(model, [PROMPT, 5, 1])
+    generator = mlc.generator(model, max_cache_len=48)
+    for options in [{}, SAMPLED[0]]:
+        actual = seeded(3, generator.generate, ids, NEW_TOKENS, attention_mask=mask, pad_token_id=0, **options)
+        with torch.no_grad():
+            assert actual == seeded(3, model.generate, ids, attention_mask=mask, max_new_tokens=NEW_TOKENS,
+                                    pad_token_id=0, **options)
+    unstopped = generator.generate(ids, NEW_TOKENS, attention_mask=mask, stop_at_eos=False)
+    for row, length in enumerate([PROMPT, 5, 1]):
+        alone = generator.generate(ids[row:row + 1, PROMPT - length:], NEW_TOKENS, stop_at_eos=False)
+        assert unstopped[row, PROMPT:].tolist() == alone[0, length:].tolist()
+    generator.generate(ids, 2, attention_mask=torch.ones_like(mask))
+    assert sorted(key for key in generator._compiled if key[0] == 3) == \
+        [(3, 1, False), (3, 1, True), (3, PROMPT, False), (3, PROMPT, True)]
 
 
 def test_generation_settings_mlc_does_not_apply_are_refused():
@@ -287,4 +322,11 @@ def test_user_errors_are_clear():
         generator.generate(torch.zeros(1, 8), 4)
     with pytest.raises(mlc.UserError, match="at least one token and max_new_tokens >= 1"):
         generator.generate(torch.zeros(1, 8, dtype=torch.int64), 0)
+    prompt = torch.ones(2, 3, dtype=torch.int64)
+    for mask, message in [(torch.ones(2, 4), r"a tensor of the prompt's shape \[2, 3\]"),
+                          (torch.tensor([[0, 2, 1], [1, 1, 1]]), "0 \\(padding\\) and 1 \\(a token\\) only"),
+                          (torch.tensor([[1, 1, 0], [1, 1, 1]]), "must be left-padded"),
+                          (torch.tensor([[0, 0, 0], [1, 1, 1]]), "at least one 1")]:
+        with pytest.raises(mlc.UserError, match=message):
+            generator.generate(prompt, 4, attention_mask=mask)
     assert generator._compiled == {}  # nothing compiled for a refused call

@@ -23,7 +23,7 @@ SEED = "20261530"
 def test_the_cases_cover_each_family_precision_and_edge():
     """300 draws hold every family at every precision and library setting, one-token
     prompts, full caches, grouped and single key/value heads, and heads that do not fill
-    Gemma's width, and batches of 1 to 4 prompts."""
+    Gemma's width, and batches of 1 to 4 prompts, left-padded or of one length."""
     cases = [decoding.draw(random.Random(seed)) for seed in range(300)]
     assert {(c.family, c.precision) for c in cases} == {
         (family, precision) for family in decoding.FAMILIES for precision in ("f32", "bf16", "int8")}
@@ -34,6 +34,8 @@ def test_the_cases_cover_each_family_precision_and_edge():
     assert any(1 < s["key/value heads"] < s["heads"] for s in sizes) and any(s["key/value heads"] == 1 for s in sizes)
     assert any(c.sizes["hidden"] != c.sizes["heads"] * c.sizes["head size"] for c in cases if c.family == "gemma")
     assert {s["batch"] for s in sizes} == {1, 2, 3, 4}
+    assert {s["padded"] for s in sizes if s["batch"] > 1} == {True, False}
+    assert not any(s["padded"] for s in sizes if s["batch"] == 1 or s["prompt"] == 1)
 
 
 def test_the_int8_reference_rounds_as_mlc_quantize_int8():
@@ -49,13 +51,26 @@ def test_the_f32_budget_grows_only_where_rounding_moves_eager_logits_as_much():
     token: f32's rounding alone moves those logits past the 1e-4 budget; the other tokens'
     by far less."""
     case = decoding.draw(random.Random(332))
-    model, prompt = decoding.instantiate(case, 332)
+    model, prompt, _ = decoding.instantiate(case, 332)
     with torch.no_grad():
         ids = model.generate(prompt, attention_mask=torch.ones_like(prompt), do_sample=False, max_new_tokens=7,
                              min_new_tokens=7, pad_token_id=0)
-    sensitivity = decoding.rounding_sensitivity(model, ids, 0)[0].tolist()
+    sensitivity = decoding.rounding_sensitivity(model, ids, torch.ones_like(ids), 0)[0].tolist()
     assert sensitivity[2] > decoding.F32_BUDGET
     assert sorted(sensitivity)[len(sensitivity) // 2] < decoding.F32_BUDGET / 10
+
+
+def test_padded_prompts_are_padded_on_the_left():
+    """A padded case's first prompt is whole; the others have 1 to all of their tokens,
+    after END, where the mask is 0; eager's positions count each sequence's own tokens."""
+    case = next(c for c in (decoding.draw(random.Random(seed)) for seed in range(100))
+                if c.sizes["padded"] and c.sizes["batch"] > 2 and c.sizes["prompt"] > 4)
+    _, prompt, mask = decoding.instantiate(case, 0)
+    assert mask[0].all() and (mask[:, 1:] >= mask[:, :-1]).all() and mask[:, -1].all() and not mask.all()
+    assert (prompt[mask == 0] == decoding.END).all()
+    positions = decoding.eager_inputs(mask)["position_ids"]
+    assert [positions[row, mask[row] == 1].tolist() for row in range(len(mask))] == \
+        [list(range(int(mask[row].sum()))) for row in range(len(mask))]
 
 
 @pytest.mark.iree
@@ -81,7 +96,8 @@ def test_a_wrong_result_is_a_finding(monkeypatch, tmp_path):
 @pytest.mark.iree
 def test_a_fixed_batch_of_random_decoding_cases_matches_eager(tmp_path):
     """Four cases in one process: Phi-3 at f32 on IREE's kernels, Llama at bf16 and Gemma
-    at int8 on mlc's, Qwen2 at f32 on those its measurement chose."""
+    at int8 on mlc's, Qwen2 at f32 on those its measurement chose; the last two batches
+    left-padded."""
     done = subprocess.run([sys.executable, str(FUZZ), "--cases", "4", "--seed", SEED, "--jobs", "1"],
                           capture_output=True, text=True, env={**os.environ, "MLC_CACHE_DIR": str(tmp_path)})
     assert done.returncode == 0, done.stdout + done.stderr[-2000:]
