@@ -166,7 +166,6 @@ class Generator:
             import mlc
 
             ids = torch.zeros(batch, tokens, dtype=torch.int64)
-            # positions of their own: an input given twice is one input to torch.export
             padding = [torch.ones(batch, self.max_cache_len, dtype=torch.int64), torch.zeros_like(ids)] if padded else []
             example = (ids, torch.tensor(0), *padding, *self.empty_cache(batch))
             step = self.padded_step if padded else self.step
