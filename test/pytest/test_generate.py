@@ -330,3 +330,19 @@ def test_user_errors_are_clear():
         with pytest.raises(mlc.UserError, match=message):
             generator.generate(prompt, 4, attention_mask=mask)
     assert generator._compiled == {}  # nothing compiled for a refused call
+
+
+def test_padded_prompts_need_a_model_that_takes_their_mask_and_positions():
+    """A causal LM whose forward takes no attention_mask or position_ids cannot generate
+    from padded prompts: a UserError naming it, before anything compiles; unpadded
+    prompts do not need them."""
+    class NoPositions(type(language_models.build("gpt2-tiny"))):
+        def forward(self, input_ids=None, past_key_values=None, use_cache=None, logits_to_keep=0, **kwargs):
+            return super().forward(input_ids=input_ids, past_key_values=past_key_values, use_cache=use_cache,
+                                   logits_to_keep=logits_to_keep)
+
+    model = NoPositions(language_models.build("gpt2-tiny").config).eval()
+    generator = mlc.generator(model, max_cache_len=16)
+    with pytest.raises(mlc.UserError, match="NoPositions takes no attention_mask and position_ids"):
+        generator.generate(torch.ones(2, 3, dtype=torch.int64), 4, attention_mask=torch.tensor([[0, 1, 1], [1, 1, 1]]))
+    assert generator._compiled == {}
