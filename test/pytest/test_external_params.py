@@ -69,10 +69,14 @@ def test_archive_holds_the_weights_and_the_vmfb_does_not(mlp, inline_and_externa
 
 @pytest.mark.iree
 def test_results_match_eager(mlp, inline_and_external):
+    """External weights give inline weights' results, to the rounding of the sums: the
+    4-row matmuls run on the plugin (a decode batch's rows, measured since 2026-12-01),
+    where mlc's own kernel packs an inline weight once and an external one, whose values
+    may change after compiling, goes to MKL, which sums in another order."""
     _, x, expected = mlp
     inline, external = inline_and_external
     torch.testing.assert_close(external(x), expected, rtol=RTOL, atol=ATOL)
-    torch.testing.assert_close(external(x), inline(x), rtol=0, atol=0)
+    torch.testing.assert_close(external(x), inline(x), rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.iree
