@@ -80,6 +80,16 @@ def test_results_match_eager(mlp, inline_and_external):
 
 
 @pytest.mark.iree
+def test_results_on_one_kernel_are_bit_identical(mlp):
+    """On one kernel for both (IREE's), external weights give inline weights' results bit for bit."""
+    model, x, _ = mlp
+    iree_only = {"target_options": {"matmul-library": False}}
+    inline = mlc.compile(model, (x,), **iree_only)
+    external = mlc.compile(model, (x,), external_params=True, **iree_only)
+    torch.testing.assert_close(external(x), inline(x), rtol=0, atol=0)
+
+
+@pytest.mark.iree
 def test_saved_pair_runs_under_iree_run_module(tmp_path, mlp, inline_and_external):
     _, x, expected = mlp
     _, external = inline_and_external
