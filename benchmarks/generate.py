@@ -3,7 +3,7 @@ at each precision, next to the memory-bandwidth limit.
 
     .venv/bin/python benchmarks/generate.py [--models gpt2,llama] [--precisions f32,bf16,int8]
                                             [--prompt 32] [--new-tokens 64] [--batch 1] [--rounds 3] [--iree-kernels]
-                                            [--markdown]
+                                            [--max-cache-len N] [--markdown]
 
 Per model (examples/language_models.py: random weights, nothing downloaded) and precision:
     mlc             mlc.generator(model, precision=...): a prefill executable and a decode step
@@ -18,6 +18,10 @@ Per model (examples/language_models.py: random weights, nothing downloaded) and 
 The peers at bf16 run under torch.autocast("cpu", torch.bfloat16); at int8, with
 torch.ao.quantization.quantize_dynamic of the nn.Linear layers (GPT-2's layers are
 transformers' Conv1D, which it leaves in f32: only GPT-2's LM head is an nn.Linear).
+
+mlc's cache holds the prompt and the new tokens, as eager's do, unless `--max-cache-len`
+sets its capacity: an application compiles one generator for its longest conversation,
+and each step's attention reads the cache up to its position only (`zero-masked-tail`).
 
 With `--batch N`, every variant generates for N prompts of the same length at once, and
 "tokens / s" counts the tokens of all N sequences: a decode step reads the weights once
@@ -147,7 +151,7 @@ def run_model(name: str, precisions: list[str], args) -> list[dict]:
     model = language_models.build(name)
     prompt = torch.randint(0, model.config.vocab_size, (args.batch, args.prompt),
                            generator=torch.Generator().manual_seed(0))
-    cache = args.prompt + args.new_tokens
+    cache = args.max_cache_len or args.prompt + args.new_tokens
     rows, reference = [], None
     for precision in precisions:
         variants = {}
@@ -230,6 +234,8 @@ def main() -> None:
     parser.add_argument("--prompt", type=int, default=32, help="prompt tokens")
     parser.add_argument("--new-tokens", type=int, default=64)
     parser.add_argument("--batch", type=int, default=1, help="prompts generated together")
+    parser.add_argument("--max-cache-len", type=int, default=None,
+                        help="mlc's cache capacity (default: the prompt and the new tokens; eager's caches hold those)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--torch-compile", action="store_true", help="also torch.compile's forward (f32)")
     parser.add_argument("--iree-kernels", action="store_true", help="also mlc with every matmul on IREE's kernel")

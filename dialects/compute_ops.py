@@ -178,6 +178,10 @@ class AttentionOp(MlcOp, name="attention", traits=[ext.Pure]):
     and an additive f32 `mask` that broadcasts to the scores [..., M, N] (a 0-d zero
     for none). With `zero_masked_rows`, a query whose scores (the mask added) are all
     -inf gets zero weights (torch's attention), where softmax alone gives NaN. With
+    `zero_masked_tail`, the keys and values past the last key any query attends to are
+    promised zeros (a generator's cache slots not yet written: mlc-form-attention's
+    `zero-masked-tail`), and the plugin does not read them: a decode step then reads the
+    cache up to its position, not its capacity. With
     `bf16_products` (precision bf16), its two products multiply bf16 and sum in f32, as
     mlc-reduce-precision makes every matmul; softmax stays f32. Formed from its steps
     by `mlc-form-attention`, so that one kernel computes a head's scores, softmax and
@@ -196,6 +200,7 @@ class AttentionOp(MlcOp, name="attention", traits=[ext.Pure]):
     library: Any
     views: Any
     bf16_products: Any
+    zero_masked_tail: Any
     result: Result[ir.RankedTensorType]
 
     def sizes(self) -> tuple[list[int], int, int, int, int]:
@@ -215,6 +220,7 @@ class AttentionOp(MlcOp, name="attention", traits=[ext.Pure]):
     def verify(self):
         element_type = expect_same_element_type([self.query, self.key, self.value, self.mask], "operands")
         bool_attr(self, "bf16_products")
+        bool_attr(self, "zero_masked_tail")
         if i64_array(self, "views"):
             return self._verify_views(element_type)
         query, key, value = ranked(self.query, "query"), ranked(self.key, "key"), ranked(self.value, "value")

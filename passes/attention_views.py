@@ -205,7 +205,8 @@ class AttentionViews(Pass):
         with ir.InsertionPoint(op.operation), op.location:
             replacement = AttentionOp(*sources, op.mask, op.attributes["scale"], op.attributes["zero_masked_rows"],
                                       op.attributes["library"], ir.DenseI64ArrayAttr.get([n, d, *views]),
-                                      op.attributes["bf16_products"], op.result.type)
+                                      op.attributes["bf16_products"], op.attributes["zero_masked_tail"],
+                                      op.result.type)
         op.result.replace_all_uses_with(replacement.result)
         op.operation.erase()
         _erase_unused_views(operands)

@@ -23,6 +23,11 @@ broadcasting). The key comes from kT: through the transpose that made it when th
 one (folded into one transpose of its source), else transposed anew. Runs before
 `mlc-fuse`, for targets that run attention on the plugin (`library`).
 
+With `zero-masked-tail`, the caller (mlc.generator, through the target option of that
+name) promises that the keys and values past the last key any query attends to are
+zeros: its cache slots not yet written. The op then says so (`zero_masked_tail`), and
+the plugin reads the cache up to the last key attended to, not to its capacity.
+
 At precision bf16, `mlc-reduce-precision` has cast both products' operands to bf16: the
 op takes the f32 values before the casts, with `bf16_products`, and the plugin
 multiplies them in bf16 where the CPU has AVX-512-BF16 (in f32 where not).
@@ -223,8 +228,9 @@ class AttentionSteps(Pattern):
     op = compute_ops.MatmulOp
     statistic = "attentions formed"
 
-    def __init__(self, library: bool):
+    def __init__(self, library: bool, zero_masked_tail: bool):
         self.library = library
+        self.zero_masked_tail = zero_masked_tail
 
     def match(self, matmul):
         return _match(matmul)
@@ -239,7 +245,8 @@ class AttentionSteps(Pattern):
         result_type = tensor_type([*batch, query.type.shape[-2], value.type.shape[-1]], query.type.element_type)
         attention = compute_ops.AttentionOp(query, key, value, mask, f64(steps.scale),
                                             boolean(steps.zero_rows_of is not None), boolean(self.library),
-                                            i64_array_attr([]), boolean(steps.bf16_products), result_type).result
+                                            i64_array_attr([]), boolean(steps.bf16_products),
+                                            boolean(self.zero_masked_tail), result_type).result
         return reshape(attention, list(matmul.result.type.shape))
 
 
@@ -250,7 +257,10 @@ class FormAttention(PatternPass):
     name = "mlc-form-attention"
     # The attentions run on mlc's matmul plugin (mlc.attention's `library`).
     library: bool = False
+    # The caller promises that the keys and values past the last key a query attends to
+    # are zeros, as mlc.generator's cache slots not yet written are (`zero_masked_tail`).
+    zero_masked_tail: bool = False
 
     def patterns(self) -> list[Pattern]:
-        return [AttentionSteps(self.library)]
+        return [AttentionSteps(self.library, self.zero_masked_tail)]
 

@@ -64,6 +64,7 @@ class TargetTraits(Protocol):
     whole_quantized_rows: bool  # a single int8 row runs whole (mlc-quantize-int8{whole-rows})
     whole_quantized_matrices: bool  # int8 matmuls of several rows too (mlc-quantize-int8{whole-matrices})
     library_ops: bool  # attention and LayerNorm run whole on mlc's matmul plugin
+    zero_masked_tail: bool  # attention's keys past the last one attended to are zeros (mlc-form-attention's option)
     conv_matmul_pixels: int | None  # mlc-conv-to-matmul's max-pixels for its CPU (None: the pass's default)
 
 
@@ -92,7 +93,8 @@ class Pipeline:
         (`whole_quantized_matrices`); `mlc-form-attention{library}`,
         `mlc-move-row-transposes{into-attention}`, `mlc-attention-views` and
         `mlc-library-layer-norms` before the fusion where attention and LayerNorm run on
-        mlc's matmul plugin (`library_ops`), and `mlc-matvec-to-reduction` after them;
+        mlc's matmul plugin (`library_ops`; with `zero-masked-tail` where the caller
+        promised it: `zero_masked_tail`), and `mlc-matvec-to-reduction` after them;
         `mlc-conv-to-matmul` with the target's `max-pixels` where it has its own
         (`conv_matmul_pixels`), unless the pipeline set one."""
         passes = list(self.passes)
@@ -109,7 +111,8 @@ class Pipeline:
             later = [e for e in passes if _element_name(e) == "mlc-matvec-to-reduction"]
             passes = [e for e in passes if _element_name(e) != "mlc-matvec-to-reduction"]
             at = passes.index("mlc-fuse")
-            passes[at:at] = ["mlc-form-attention{library=true}", "mlc-move-row-transposes{into-attention=true}",
+            form = "mlc-form-attention{library=true" + " zero-masked-tail=true" * getattr(target, "zero_masked_tail", False)
+            passes[at:at] = [form + "}", "mlc-move-row-transposes{into-attention=true}",
                              "mlc-attention-views", "mlc-library-layer-norms", *later]
         runs_alone, left_outside = (target.runs_alone, target.left_outside) if target is not None else ((), ())
         left_outside = tuple(dict.fromkeys(left_outside + self.left_outside))

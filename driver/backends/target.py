@@ -107,6 +107,13 @@ class BoundTarget:
         return self.target.ops_on_library is not None and self.target.ops_on_library(self.options)
 
     @property
+    def zero_masked_tail(self) -> bool:
+        """Whether the caller promises that the keys and values past the last key an
+        attention's queries attend to are zeros (the `zero-masked-tail` option, which
+        mlc.generator sets for its cache: mlc-form-attention{zero-masked-tail})."""
+        return bool(self.options.get("zero-masked-tail", False))
+
+    @property
     def conv_matmul_pixels(self) -> int | None:
         """The most output pixels of a convolution run as im2col + matmul here; None: the pass's default."""
         return None if self.target.conv_matmul_pixels is None else self.target.conv_matmul_pixels(self.options)

@@ -132,6 +132,21 @@ class Timings:
     tokens: int = 0
 
 
+def _with_zero_masked_tail(compile_options: dict) -> dict:
+    """`compile_options` with the target option `zero-masked-tail` where the target takes
+    it: each `generate` starts from zeroed caches (`empty_cache`) and writes slot `position`
+    at each step, so the slots past the last one a step attends to are zeros, and its
+    attention need not read them (mlc-form-attention). A decode step then reads the cache
+    up to its position, not up to `max_cache_len`."""
+    from ..backends import targets
+
+    name = compile_options.get("target", "llvm-cpu")
+    if name not in targets.TARGETS or "zero-masked-tail" not in targets.get(name).options:
+        return compile_options
+    target_options = {"zero-masked-tail": True, **(compile_options.get("target_options") or {})}
+    return {**compile_options, "target_options": target_options}
+
+
 class Generator:
     """A causal LM compiled for generation with a static cache (`mlc.generator`)."""
 
@@ -147,7 +162,7 @@ class Generator:
         self.step = CacheStep(model.eval(), max_cache_len)
         self.padded_step = PaddedCacheStep(model, max_cache_len)
         self.max_cache_len = max_cache_len
-        self.compile_options = compile_options
+        self.compile_options = _with_zero_masked_tail(compile_options)
         self.layers = config.num_hidden_layers
         # (batch, tokens per call, padded) -> Compiled: 1 token is decode, others a prompt length
         self._compiled = {}
@@ -160,7 +175,8 @@ class Generator:
 
     def compiled(self, tokens: int, batch: int = 1, padded: bool = False):
         """The executable for calls of `tokens` tokens of `batch` sequences (`padded`: left-padded
-        ones, a PaddedCacheStep), compiled on first use."""
+        ones, a PaddedCacheStep), compiled on first use. Its attention takes the cache slots
+        past those a call attends to as zeros, as `empty_cache` gives them (`zero-masked-tail`)."""
         key = batch, tokens, padded
         if key not in self._compiled:
             import mlc

@@ -11,7 +11,8 @@ the op wanted them.
 
 Without `library` (an mlc.attention written by hand, or for a target without the
 plugin), the op becomes its steps, lowered as mlc lowers each: a batched matmul by the
-transposed key, the scale, the mask, the softmax and the matmul by the value.
+transposed key, the scale, the mask, the softmax and the matmul by the value
+(`zero_masked_tail` is then not used: the steps read every key, which gives the same).
 """
 
 import math
@@ -28,7 +29,7 @@ from .builders import expand
 from .plugin import as_vector, f32_bits, plugin_call
 
 FUNCTION = "mlc_attention"
-HAS_MASK, ZERO_MASKED_ROWS, BF16_PRODUCTS = 1, 2, 4  # the call's flags
+HAS_MASK, ZERO_MASKED_ROWS, BF16_PRODUCTS, ZERO_MASKED_TAIL = 1, 2, 4, 8  # the call's flags
 
 
 def _has_mask(mask: ir.Value) -> bool:
@@ -57,7 +58,8 @@ def _on_library(op) -> ir.Value:
     batch, m, n, d, dv = op.sizes()
     heads = math.prod(batch)
     flags = (HAS_MASK if _has_mask(mask) else 0) | (ZERO_MASKED_ROWS if bool_attr(op, "zero_masked_rows") else 0) | \
-        (BF16_PRODUCTS if bool_attr(op, "bf16_products") else 0)
+        (BF16_PRODUCTS if bool_attr(op, "bf16_products") else 0) | \
+        (ZERO_MASKED_TAIL if bool_attr(op, "zero_masked_tail") else 0)
     scalars = [heads, m, n, d, dv, *mask_strides(mask.type.shape, [*batch, m, n]), *_operand_views(op),
                f32_bits(float_attr(op, "scale")), flags]
     rows = plugin_call(FUNCTION, [as_vector(v) for v in (query, key, value, mask)],

@@ -7,8 +7,8 @@
 /// Valid: a mask broadcast over the heads, and a 0-d mask (none), whose rows of
 /// scores all -inf may still get zero weights (zero_masked_rows).
 func.func @valid(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x10x16xf32>, %v: tensor<2x3x10x32xf32>, %mask: tensor<2x1x8x10xf32>, %none: tensor<f32>) -> (tensor<2x3x8x32xf32>, tensor<2x3x8x32xf32>) {
-  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = true} : (tensor<2x3x8x16xf32>, tensor<2x3x10x16xf32>, tensor<2x3x10x32xf32>, tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32>
-  %1 = "mlc.attention"(%q, %k, %v, %none) {bf16_products = false, library = false, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = true} : (tensor<2x3x8x16xf32>, tensor<2x3x10x16xf32>, tensor<2x3x10x32xf32>, tensor<f32>) -> tensor<2x3x8x32xf32>
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = true, zero_masked_tail = false} : (tensor<2x3x8x16xf32>, tensor<2x3x10x16xf32>, tensor<2x3x10x32xf32>, tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32>
+  %1 = "mlc.attention"(%q, %k, %v, %none) {bf16_products = false, library = false, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = true, zero_masked_tail = false} : (tensor<2x3x8x16xf32>, tensor<2x3x10x16xf32>, tensor<2x3x10x32xf32>, tensor<f32>) -> tensor<2x3x8x32xf32>
   return %0, %1 : tensor<2x3x8x32xf32>, tensor<2x3x8x32xf32>
 }
 
@@ -16,7 +16,7 @@ func.func @valid(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x10x16xf32>, %v: tensor
 
 func.func @key_rank_differs(%q: tensor<2x8x16xf32>, %k: tensor<10x16xf32>, %v: tensor<2x10x32xf32>, %mask: tensor<f32>) -> tensor<2x8x32xf32> {
   // expected-error @+1 {{'mlc.attention' op query, key and value must have one rank >= 2, got tensor<2x8x16xf32>, tensor<10x16xf32> and tensor<2x10x32xf32>}}
-  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x8x16xf32>, tensor<10x16xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x8x16xf32>, tensor<10x16xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
   return %0 : tensor<2x8x32xf32>
 }
 
@@ -24,7 +24,7 @@ func.func @key_rank_differs(%q: tensor<2x8x16xf32>, %k: tensor<10x16xf32>, %v: t
 
 func.func @vectors(%q: tensor<16xf32>, %k: tensor<16xf32>, %v: tensor<16xf32>, %mask: tensor<f32>) -> tensor<16xf32> {
   // expected-error @+1 {{'mlc.attention' op query, key and value must have one rank >= 2}}
-  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<f32>) -> tensor<16xf32>
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<f32>) -> tensor<16xf32>
   return %0 : tensor<16xf32>
 }
 
@@ -32,7 +32,7 @@ func.func @vectors(%q: tensor<16xf32>, %k: tensor<16xf32>, %v: tensor<16xf32>, %
 
 func.func @batch_differs(%q: tensor<2x8x16xf32>, %k: tensor<3x10x16xf32>, %v: tensor<2x10x32xf32>, %mask: tensor<f32>) -> tensor<2x8x32xf32> {
   // expected-error @+1 {{'mlc.attention' op batch dimensions differ: tensor<2x8x16xf32>, tensor<3x10x16xf32> and tensor<2x10x32xf32>}}
-  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x8x16xf32>, tensor<3x10x16xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x8x16xf32>, tensor<3x10x16xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
   return %0 : tensor<2x8x32xf32>
 }
 
@@ -41,7 +41,7 @@ func.func @batch_differs(%q: tensor<2x8x16xf32>, %k: tensor<3x10x16xf32>, %v: te
 /// No broadcasting of the batch: a key of one head for two.
 func.func @batch_broadcast(%q: tensor<2x8x16xf32>, %k: tensor<1x10x16xf32>, %v: tensor<2x10x32xf32>, %mask: tensor<f32>) -> tensor<2x8x32xf32> {
   // expected-error @+1 {{'mlc.attention' op batch dimensions differ}}
-  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x8x16xf32>, tensor<1x10x16xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x8x16xf32>, tensor<1x10x16xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
   return %0 : tensor<2x8x32xf32>
 }
 
@@ -49,7 +49,7 @@ func.func @batch_broadcast(%q: tensor<2x8x16xf32>, %k: tensor<1x10x16xf32>, %v: 
 
 func.func @key_depth_differs(%q: tensor<2x8x16xf32>, %k: tensor<2x10x12xf32>, %v: tensor<2x10x32xf32>, %mask: tensor<f32>) -> tensor<2x8x32xf32> {
   // expected-error @+1 {{'mlc.attention' op key must be [..., N, D] with query's D and value [..., N, Dv] with key's N, got tensor<2x10x12xf32> and tensor<2x10x32xf32>}}
-  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x8x16xf32>, tensor<2x10x12xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x8x16xf32>, tensor<2x10x12xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
   return %0 : tensor<2x8x32xf32>
 }
 
@@ -57,7 +57,7 @@ func.func @key_depth_differs(%q: tensor<2x8x16xf32>, %k: tensor<2x10x12xf32>, %v
 
 func.func @value_length_differs(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf32>, %v: tensor<2x12x32xf32>, %mask: tensor<f32>) -> tensor<2x8x32xf32> {
   // expected-error @+1 {{'mlc.attention' op key must be [..., N, D] with query's D and value [..., N, Dv] with key's N, got tensor<2x10x16xf32> and tensor<2x12x32xf32>}}
-  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x8x16xf32>, tensor<2x10x16xf32>, tensor<2x12x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x8x16xf32>, tensor<2x10x16xf32>, tensor<2x12x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
   return %0 : tensor<2x8x32xf32>
 }
 
@@ -65,7 +65,7 @@ func.func @value_length_differs(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf32>,
 
 func.func @mask_does_not_broadcast(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf32>, %v: tensor<2x10x32xf32>, %mask: tensor<8x8xf32>) -> tensor<2x8x32xf32> {
   // expected-error @+1 {{'mlc.attention' op mask tensor<8x8xf32> does not broadcast to the scores [2, 8, 10]}}
-  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x8x16xf32>, tensor<2x10x16xf32>, tensor<2x10x32xf32>, tensor<8x8xf32>) -> tensor<2x8x32xf32>
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x8x16xf32>, tensor<2x10x16xf32>, tensor<2x10x32xf32>, tensor<8x8xf32>) -> tensor<2x8x32xf32>
   return %0 : tensor<2x8x32xf32>
 }
 
@@ -74,7 +74,7 @@ func.func @mask_does_not_broadcast(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf3
 /// A mask that would broadcast the scores up (a batch of 4 over 2 heads' scores).
 func.func @mask_broadcasts_scores(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf32>, %v: tensor<2x10x32xf32>, %mask: tensor<4x2x8x10xf32>) -> tensor<2x8x32xf32> {
   // expected-error @+1 {{'mlc.attention' op mask tensor<4x2x8x10xf32> does not broadcast to the scores [2, 8, 10]}}
-  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x8x16xf32>, tensor<2x10x16xf32>, tensor<2x10x32xf32>, tensor<4x2x8x10xf32>) -> tensor<2x8x32xf32>
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x8x16xf32>, tensor<2x10x16xf32>, tensor<2x10x32xf32>, tensor<4x2x8x10xf32>) -> tensor<2x8x32xf32>
   return %0 : tensor<2x8x32xf32>
 }
 
@@ -82,7 +82,7 @@ func.func @mask_broadcasts_scores(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf32
 
 func.func @result_shape_wrong(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf32>, %v: tensor<2x10x32xf32>, %mask: tensor<f32>) -> tensor<2x8x16xf32> {
   // expected-error @+1 {{'mlc.attention' op result has shape [2, 8, 16], expected [2, 8, 32]}}
-  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x8x16xf32>, tensor<2x10x16xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x16xf32>
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x8x16xf32>, tensor<2x10x16xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x16xf32>
   return %0 : tensor<2x8x16xf32>
 }
 
@@ -90,7 +90,7 @@ func.func @result_shape_wrong(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf32>, %
 
 func.func @mixed_element_types(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf16>, %v: tensor<2x10x32xf32>, %mask: tensor<f32>) -> tensor<2x8x32xf32> {
   // expected-error @+1 {{'mlc.attention' op operands must share one element type, got f32, f16}}
-  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x8x16xf32>, tensor<2x10x16xf16>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x8x16xf32>, tensor<2x10x16xf16>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
   return %0 : tensor<2x8x32xf32>
 }
 
@@ -98,7 +98,7 @@ func.func @mixed_element_types(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf16>, 
 
 func.func @result_element_type_wrong(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf32>, %v: tensor<2x10x32xf32>, %mask: tensor<f32>) -> tensor<2x8x32xf16> {
   // expected-error @+1 {{'mlc.attention' op result has element type f16, expected f32}}
-  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x8x16xf32>, tensor<2x10x16xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf16>
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x8x16xf32>, tensor<2x10x16xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf16>
   return %0 : tensor<2x8x32xf16>
 }
 
@@ -106,7 +106,7 @@ func.func @result_element_type_wrong(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16x
 
 func.func @scale_not_float(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf32>, %v: tensor<2x10x32xf32>, %mask: tensor<f32>) -> tensor<2x8x32xf32> {
   // expected-error @+1 {{'mlc.attention' op attribute 'scale' must be a float, got 1 : i64}}
-  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1 : i64, views = array<i64>, zero_masked_rows = false} : (tensor<2x8x16xf32>, tensor<2x10x16xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1 : i64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x8x16xf32>, tensor<2x10x16xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
   return %0 : tensor<2x8x32xf32>
 }
 
@@ -114,7 +114,15 @@ func.func @scale_not_float(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf32>, %v: 
 
 func.func @bf16_products_not_bool(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf32>, %v: tensor<2x10x32xf32>, %mask: tensor<f32>) -> tensor<2x8x32xf32> {
   // expected-error @+1 {{'mlc.attention' op attribute 'bf16_products' must be a bool, got 1 : i64}}
-  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = 1 : i64, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x8x16xf32>, tensor<2x10x16xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = 1 : i64, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x8x16xf32>, tensor<2x10x16xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
+  return %0 : tensor<2x8x32xf32>
+}
+
+// -----
+
+func.func @zero_masked_tail_not_bool(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf32>, %v: tensor<2x10x32xf32>, %mask: tensor<f32>) -> tensor<2x8x32xf32> {
+  // expected-error @+1 {{'mlc.attention' op attribute 'zero_masked_tail' must be a bool, got "yes"}}
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = "yes"} : (tensor<2x8x16xf32>, tensor<2x10x16xf32>, tensor<2x10x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
   return %0 : tensor<2x8x32xf32>
 }
 
@@ -125,7 +133,7 @@ func.func @bf16_products_not_bool(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf32
 
 func.func @library_mask_in_three_runs(%q: tensor<2x3x4x8x16xf32>, %k: tensor<2x3x4x10x16xf32>, %v: tensor<2x3x4x10x32xf32>, %mask: tensor<2x1x4x8x10xf32>) -> tensor<2x3x4x8x32xf32> {
   // expected-error @+1 {{'mlc.attention' op on the library (library = true), the mask's batch dimensions must fold into two runs of broadcast or contiguous ones; tensor<2x1x4x8x10xf32> over [2, 3, 4, 8, 10] does not}}
-  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x3x4x8x16xf32>, tensor<2x3x4x10x16xf32>, tensor<2x3x4x10x32xf32>, tensor<2x1x4x8x10xf32>) -> tensor<2x3x4x8x32xf32>
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x3x4x8x16xf32>, tensor<2x3x4x10x16xf32>, tensor<2x3x4x10x32xf32>, tensor<2x1x4x8x10xf32>) -> tensor<2x3x4x8x32xf32>
   return %0 : tensor<2x3x4x8x32xf32>
 }
 
@@ -133,7 +141,7 @@ func.func @library_mask_in_three_runs(%q: tensor<2x3x4x8x16xf32>, %k: tensor<2x3
 
 func.func @library_dynamic(%q: tensor<?x8x16xf32>, %k: tensor<?x10x16xf32>, %v: tensor<?x10x32xf32>, %mask: tensor<f32>) -> tensor<?x8x32xf32> {
   // expected-error @+1 {{'mlc.attention' op on the library (library = true), the operands' shapes must be static}}
-  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<?x8x16xf32>, tensor<?x10x16xf32>, tensor<?x10x32xf32>, tensor<f32>) -> tensor<?x8x32xf32>
+  %0 = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<?x8x16xf32>, tensor<?x10x16xf32>, tensor<?x10x32xf32>, tensor<f32>) -> tensor<?x8x32xf32>
   return %0 : tensor<?x8x32xf32>
 }
 
@@ -144,7 +152,7 @@ func.func @library_dynamic(%q: tensor<?x8x16xf32>, %k: tensor<?x10x16xf32>, %v: 
 
 func.func @view_past_the_end(%qkv: tensor<16x96xf32>, %none: tensor<f32>) -> tensor<8x8x8xf32> {
   // expected-error @+1 {{'mlc.attention' op value's view [80, 4, 96, 8, 192] reads past the end of tensor<16x96xf32>}}
-  %0 = "mlc.attention"(%qkv, %qkv, %qkv, %none) {bf16_products = false, library = true, scale = 1.0 : f64, views = array<i64: 8, 8, 0, 4, 96, 8, 192, 32, 4, 96, 8, 192, 80, 4, 96, 8, 192>, zero_masked_rows = false} : (tensor<16x96xf32>, tensor<16x96xf32>, tensor<16x96xf32>, tensor<f32>) -> tensor<8x8x8xf32>
+  %0 = "mlc.attention"(%qkv, %qkv, %qkv, %none) {bf16_products = false, library = true, scale = 1.0 : f64, views = array<i64: 8, 8, 0, 4, 96, 8, 192, 32, 4, 96, 8, 192, 80, 4, 96, 8, 192>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<16x96xf32>, tensor<16x96xf32>, tensor<16x96xf32>, tensor<f32>) -> tensor<8x8x8xf32>
   return %0 : tensor<8x8x8xf32>
 }
 
@@ -152,6 +160,6 @@ func.func @view_past_the_end(%qkv: tensor<16x96xf32>, %none: tensor<f32>) -> ten
 
 func.func @views_off_the_library(%qkv: tensor<16x96xf32>, %none: tensor<f32>) -> tensor<8x8x8xf32> {
   // expected-error @+1 {{'mlc.attention' op views are read by the library only (library = true)}}
-  %0 = "mlc.attention"(%qkv, %qkv, %qkv, %none) {bf16_products = false, library = false, scale = 1.0 : f64, views = array<i64: 8, 8, 0, 4, 96, 8, 192, 32, 4, 96, 8, 192, 64, 4, 96, 8, 192>, zero_masked_rows = false} : (tensor<16x96xf32>, tensor<16x96xf32>, tensor<16x96xf32>, tensor<f32>) -> tensor<8x8x8xf32>
+  %0 = "mlc.attention"(%qkv, %qkv, %qkv, %none) {bf16_products = false, library = false, scale = 1.0 : f64, views = array<i64: 8, 8, 0, 4, 96, 8, 192, 32, 4, 96, 8, 192, 64, 4, 96, 8, 192>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<16x96xf32>, tensor<16x96xf32>, tensor<16x96xf32>, tensor<f32>) -> tensor<8x8x8xf32>
   return %0 : tensor<8x8x8xf32>
 }

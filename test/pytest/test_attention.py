@@ -123,6 +123,59 @@ def test_a_query_whose_scores_are_all_minus_inf_gets_zero_weights_as_torch_does(
     assert torch.equal(out[0, 0, 2], torch.zeros(16))
 
 
+TAIL = {"target_options": {"zero-masked-tail": True}}
+
+
+def zero_tail(m: int, attended: int, n: int = 100) -> tuple:
+    """A cache of n slots as mlc.generator keeps it: q of m rows at the positions before
+    `attended`, each row attending to the keys up to its own; k and v zeros past
+    `attended` (the promise of `zero-masked-tail`)."""
+    q, k, v = qkv(batch=1, heads=3, m=m, n=n, d=64, dv=64)
+    k[..., attended:, :] = 0.0
+    v[..., attended:, :] = 0.0
+    positions = torch.arange(attended - m, attended)
+    keep = (torch.arange(n)[None, :] <= positions[:, None]).expand(1, 1, m, n)
+    return q, k, v, keep
+
+
+# decode steps at positions 0, 15 (16 keys: one block), 16 (a block and one), 39 and the
+# last slot; a prompt of 7 rows at the start of the cache
+TAIL_CASES = [(1, 1), (1, 16), (1, 17), (1, 40), (1, 100), (7, 7)]
+
+
+@pytest.mark.parametrize("m, attended", TAIL_CASES, ids=[f"{m} rows, {a} keys" for m, a in TAIL_CASES])
+def test_keys_past_a_zero_tail_are_not_read(m, attended):
+    """With `zero-masked-tail` (mlc.generator's cache: slots not yet written are zeros),
+    the plugin reads the keys up to the last one attended to, and gives eager's results;
+    a single row's, bit for bit those of reading every key. The keys past it are not
+    read: made NaN, against the promise, they change nothing."""
+    inputs = zero_tail(m, attended)
+    compiled = compile_and_compare(Attention(), *inputs, **TAIL)
+    assert "zero_masked_tail = true" in compiled.ir("mlc")
+    out = compiled(*inputs)
+    if m == 1:
+        assert torch.equal(out, mlc.compile(Attention(), inputs)(*inputs))
+    q, k, v, keep = inputs
+    last = (attended + 15) // 16 * 16  # the keys read: rounded up to a block of 16
+    if last < k.shape[-2]:
+        k[..., last:, :] = math.nan
+        v[..., last:, :] = math.nan
+        assert torch.equal(compiled(q, k, v, keep), out)
+
+
+def test_a_zero_tail_still_makes_an_infinite_query_nan_as_torch_does():
+    """An infinite query row against keys that score it -inf: over the keys attended to
+    alone its scores are all -inf (zero weights), but the zero keys past them score
+    inf * 0 = NaN, and torch's row is NaN; so is mlc's, though it skips those keys (32
+    attended: a whole number of blocks, so that the keys read hold no zero one)."""
+    q, k, v, keep = zero_tail(4, 32)
+    k[..., :32, :] = -k[..., :32, :].abs() - 0.1
+    q[0, 1, 2] = 0.0
+    q[0, 1, 2, 0] = math.inf
+    compiled = compile_and_compare(Attention(), q, k, v, keep, **TAIL)
+    assert torch.isnan(compiled(q, k, v, keep)[0, 1, 2]).all()
+
+
 def test_self_attention_of_one_input():
     """q, k and v one value (random programs, seed 165005): mlc-attention-views erased the
     view ops that cut its heads once per operand, and the second read an erased op (the

@@ -93,6 +93,8 @@ def test_cpu_options_are_checked():
         mlc.compile(model, (x,), target_options={"driver": "gpu"})
     with pytest.raises(mlc.UserError, match="data-tiling must be true or false, got 'yes'"):
         mlc.compile(model, (x,), target_options={"data-tiling": "yes"})
+    with pytest.raises(mlc.UserError, match="zero-masked-tail must be true or false, got 1"):
+        mlc.compile(model, (x,), target_options={"zero-masked-tail": 1})
 
 
 @pytest.mark.iree

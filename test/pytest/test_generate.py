@@ -1,6 +1,7 @@
 """mlc.generator: greedy and sampled generation with a static key/value cache, the prefill and the
 decode step compiled by mlc, against transformers' own `model.generate`."""
 
+import functools
 import re
 
 import language_models  # examples/language_models.py, on the path through conftest.py
@@ -220,8 +221,9 @@ def test_output_logits_are_model_generate_logits():
 def test_decode_step_writes_the_cache_at_the_position(name):
     """One decode step against eager's, and the cache rows it writes: only the position's.
     Where attention runs on mlc's plugin, the step's does too: one query row by the key
-    cache is no matvec there (mlc-matvec-to-reduction runs after mlc-form-attention), and
-    Llama's grouped keys and values are read from the cache, not repeated per head."""
+    cache is no matvec there (mlc-matvec-to-reduction runs after mlc-form-attention),
+    Llama's grouped keys and values are read from the cache, not repeated per head, and
+    the slots past the position are taken as the zeros they are (`zero-masked-tail`)."""
     model = language_models.build(name)
     generator = mlc.generator(model, max_cache_len=16)
     if matmul_library.available()[0]:
@@ -229,7 +231,10 @@ def test_decode_step_writes_the_cache_at_the_position(name):
         key_and_value_from_cache = rf'"mlc.attention".* : \(tensor<\w+>, tensor<{cache}xf32>, tensor<{cache}xf32>'
         found = re.findall(key_and_value_from_cache, generator.compiled(1).ir("mlc"))
         assert len(found) == model.config.num_hidden_layers
+        assert generator.compiled(1).ir("mlc").count("zero_masked_tail = true") == model.config.num_hidden_layers
     caches = [torch.randn(cache_shape(model.config, 16)) for _ in range(4)]
+    for cache in caches:
+        cache[:, :, 10:] = 0.0  # as the generator's: the slots past the position not yet written
     token, position = torch.tensor([[5]]), torch.tensor(9)
     logits, next_token, *written = generator.compiled(1)(token, position, *caches)
     with torch.no_grad():
@@ -305,6 +310,23 @@ def test_int8_decode_merges_sibling_matvecs(monkeypatch):
     caches = merged.compiled(PROMPT)(prompt, torch.tensor(0), *merged.empty_cache())[2:]
     step = (tokens[:, PROMPT:PROMPT + 1], torch.tensor(PROMPT), *caches)
     torch.testing.assert_close(merged.compiled(1)(*step)[0], separate.compiled(1)(*step)[0], rtol=0, atol=0)
+
+
+def test_the_generator_promises_its_zero_cache_tail_where_the_target_takes_it():
+    """The generator's caches start zeroed, so it compiles with `zero-masked-tail` on
+    llvm-cpu (attention reads the cache up to the position: test_attention.py), not on
+    targets without the option, and a user's own value of it stands."""
+    model = language_models.build("gpt2-tiny")
+    generator = functools.partial(mlc.generator, model, max_cache_len=16)
+    assert generator().compile_options["target_options"] == {"zero-masked-tail": True}
+    options = {"matmul-library": False}
+    with_options = generator(target_options=options)
+    assert with_options.compile_options["target_options"] == {"zero-masked-tail": True, "matmul-library": False}
+    assert options == {"matmul-library": False}
+    off = generator(target_options={"zero-masked-tail": False})
+    assert off.compile_options["target_options"] == {"zero-masked-tail": False}
+    assert "target_options" not in generator(target="vulkan-spirv").compile_options
+    assert "zero-masked-tail" in targets.get("llvm-cpu").options
 
 
 def test_user_errors_are_clear():

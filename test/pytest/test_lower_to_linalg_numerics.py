@@ -329,7 +329,7 @@ ATTENTION_MASK[1, 0, 3, :] = -INF
 for zero_rows in (False, True):
     op("compute", f"attention_steps{'_zero_rows' * zero_rows}", "attention",
        [floats(2, 3, 5, 8), floats(2, 3, 7, 8), floats(2, 3, 7, 4), ATTENTION_MASK], attention(zero_rows),
-       f"scale = 0.25 : f64, zero_masked_rows = {str(zero_rows).lower()}, library = false, views = array<i64>, "
+       f"scale = 0.25 : f64, zero_masked_rows = {str(zero_rows).lower()}, zero_masked_tail = false, library = false, views = array<i64>, "
        "bf16_products = false")
 
 # x @ w.T, as torch's Linear: IREE folds the transpose into the matmul.

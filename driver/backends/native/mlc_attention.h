@@ -10,7 +10,8 @@
  *
  * The softmax follows torch's: a row holding NaN, or +inf, or only -inf, is NaN; with
  * ZERO_MASKED_ROWS, a row whose scores (the mask added) are all -inf is zero (torch's
- * attention: every key masked, or the scores overflowed). exp is
+ * attention: every key masked, or the scores overflowed). With ZERO_MASKED_TAIL the
+ * keys past the last one attended to are known zeros, and not read (attended_keys). exp is
  * vector_math.h's, which the compiler vectorizes for each instruction set (target_clones). */
 
 #include <math.h>
@@ -55,7 +56,7 @@ static const float* view_rows(const float* base, size_t offset, const mlc_attent
 
 /* ATTENTION_BF16_PRODUCTS: the model runs at precision bf16, and where the CPU has
  * AVX-512-BF16 the two products of several query rows multiply bf16 (gemm_bf16.h). */
-enum { ATTENTION_HAS_MASK = 1, ATTENTION_ZERO_MASKED_ROWS = 2, ATTENTION_BF16_PRODUCTS = 4 };
+enum { ATTENTION_HAS_MASK = 1, ATTENTION_ZERO_MASKED_ROWS = 2, ATTENTION_BF16_PRODUCTS = 4, ATTENTION_ZERO_MASKED_TAIL = 8 };
 
 enum { SOFTMAX_DONE = 0, SOFTMAX_NAN = 1, SOFTMAX_ALL_MINUS_INF = 2 };
 
@@ -278,41 +279,83 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) static void single_
   }
 }
 
+/* With ATTENTION_ZERO_MASKED_TAIL, the keys and values past the last key that any query
+ * of a head attends to (its mask not -inf) are zeros, as a generator's cache slots not
+ * yet written are (driver/tools/generate.py): their scores are scale * (q . 0) - inf =
+ * -inf and their weights 0, so the head reads only the keys before them. A decode step
+ * at position 40 of a cache of 1024 then reads 48 keys, not 1024 (the keys the head
+ * reads are rounded up to 16, single_row_scores' blocks, so each key's score sums as it
+ * does over all n). Where a query row is not finite, q . 0 is NaN and so is its row over
+ * all n: a row whose scores read are all -inf is checked for that (finish_row). */
+static size_t attended_keys(const mlc_attention_params_t* p, const float* mask, float scale) {
+  const size_t n = p->n;
+  if (!(p->flags & ATTENTION_ZERO_MASKED_TAIL) || !(p->flags & ATTENTION_HAS_MASK) || p->mask_column_stride == 0 ||
+      !isfinite(scale))
+    return n;
+  size_t attended = 0; /* one past the last key some row attends to */
+  for (size_t i = 0; i < p->m && attended < n; ++i) {
+    const float* mask_row = mask + i * p->mask_row_stride;
+    for (size_t j = n; j > attended; --j)
+      if (mask_row[(j - 1) * p->mask_column_stride] != -INFINITY) {
+        attended = j;
+        break;
+      }
+  }
+  const size_t rounded = (attended + 15) / 16 * 16;
+  return rounded == 0 ? (n < 16 ? n : 16) : (rounded < n ? rounded : n);
+}
+
+static int all_finite(const float* x, size_t count) {
+  for (size_t c = 0; c < count; ++c)
+    if (!isfinite(x[c])) return 0;
+  return 1;
+}
+
+/* The softmax of a row of scores (the mask added) over the `read` keys of n, as torch
+ * takes it over all n: its weights, zeros (ZERO_MASKED_ROWS: every score -inf), or NaN. */
+static void finish_row(const mlc_attention_params_t* p, float* row, size_t read, const float* q_row) {
+  int outcome = softmax_row(row, read);
+  if (outcome == SOFTMAX_ALL_MINUS_INF && read < p->n && !all_finite(q_row, p->d))
+    outcome = SOFTMAX_NAN; /* the keys not read score q . 0 = NaN */
+  if (outcome == SOFTMAX_ALL_MINUS_INF && (p->flags & ATTENTION_ZERO_MASKED_ROWS)) {
+    memset(row, 0, read * sizeof(float));
+  } else if (outcome != SOFTMAX_DONE) {
+    for (size_t j = 0; j < read; ++j) row[j] = NAN;
+  }
+}
+
 /* Head `head` of the call: its rows of the output are head * m onwards. */
 static int attention_head(const mlc_attention_params_t* p, size_t head) {
-  const size_t m = p->m, n = p->n;
+  const size_t m = p->m;
   float scale;
   const uint32_t scale_bits = (uint32_t)p->scale_bits;
   memcpy(&scale, &scale_bits, sizeof scale);
   float* out = (float*)view_rows(p->out, p->out_offset, &p->views[3], head);
   const size_t out_stride = p->views[3].row_stride;
   if (m == 0 || p->dv == 0) return 0;
+  const float* mask = p->mask + p->mask_offset + (head / p->mask_heads) * p->mask_outer_stride +
+                      (head % p->mask_heads) * p->mask_head_stride;
+  const size_t n = attended_keys(p, mask, scale); /* the keys read: p->n but where the tail is skipped */
   float* scores = (float*)attention_buffer(ATTENTION_SCORES, m * n * sizeof(float));
   if (!scores) return 1;
   const int bf16 = m > 1 && p->d > 0 && (p->flags & ATTENTION_BF16_PRODUCTS) && gemm_bf16_available();
   const float* q = view_rows(p->q, p->q_offset, &p->views[0], head);
   const float* k = view_rows(p->k, p->k_offset, &p->views[1], head);
   const float* v = view_rows(p->v, p->v_offset, &p->views[2], head);
+  const size_t q_stride = p->views[0].row_stride;
   if (m == 1)
     single_row_scores(q, k, p->views[1].row_stride, n, p->d, scale, scores);
   else if (bf16 && n > 0) {
-    if (bf16_scores(q, p->views[0].row_stride, k, p->views[1].row_stride, m, n, p->d, scale, scores)) return 1;
+    if (bf16_scores(q, q_stride, k, p->views[1].row_stride, m, n, p->d, scale, scores)) return 1;
   } else if (n > 0)
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (MKL_INT)m, (MKL_INT)n, (MKL_INT)p->d, scale, q,
-                (MKL_INT)p->views[0].row_stride, k, (MKL_INT)p->views[1].row_stride, 0.0f, scores, (MKL_INT)n);
-  const float* mask = p->mask + p->mask_offset + (head / p->mask_heads) * p->mask_outer_stride +
-                      (head % p->mask_heads) * p->mask_head_stride;
+                (MKL_INT)q_stride, k, (MKL_INT)p->views[1].row_stride, 0.0f, scores, (MKL_INT)n);
   for (size_t i = 0; i < m; ++i) {
     float* row = scores + i * n;
     const float* mask_row = mask + i * p->mask_row_stride;
     if (p->flags & ATTENTION_HAS_MASK)
       for (size_t j = 0; j < n; ++j) row[j] += mask_row[j * p->mask_column_stride];
-    const int outcome = softmax_row(row, n);
-    if (outcome == SOFTMAX_ALL_MINUS_INF && (p->flags & ATTENTION_ZERO_MASKED_ROWS)) {
-      memset(row, 0, n * sizeof(float));
-    } else if (outcome != SOFTMAX_DONE) {
-      for (size_t j = 0; j < n; ++j) row[j] = NAN;
-    }
+    finish_row(p, row, n, q + i * q_stride);
   }
   if (n == 0) {  /* softmax over no keys: an empty sum, and torch gives zeros */
     for (size_t i = 0; i < m; ++i) memset(out + i * out_stride, 0, p->dv * sizeof(float));

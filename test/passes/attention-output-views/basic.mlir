@@ -22,7 +22,7 @@
 // CHECK:       return %[[ROWS]]
 func.func @heads_back_into_rows(%q: tensor<8x32x16xf32>, %k: tensor<8x32x16xf32>, %v: tensor<8x32x16xf32>) -> tensor<2x32x4x16xf32> {
   %zero = "mlc.constant"() {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
-  %a = "mlc.attention"(%q, %k, %v, %zero) {bf16_products = false, library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<8x32x16xf32>, tensor<8x32x16xf32>, tensor<8x32x16xf32>, tensor<f32>) -> tensor<8x32x16xf32>
+  %a = "mlc.attention"(%q, %k, %v, %zero) {bf16_products = false, library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<8x32x16xf32>, tensor<8x32x16xf32>, tensor<8x32x16xf32>, tensor<f32>) -> tensor<8x32x16xf32>
   %r = "mlc.reshape"(%a) : (tensor<8x32x16xf32>) -> tensor<2x4x32x16xf32>
   %t = "mlc.fusion_group"() ({
     %0 = "mlc.transpose"(%r) {permutation = array<i64: 0, 2, 1, 3>} : (tensor<2x4x32x16xf32>) -> tensor<2x32x4x16xf32>
@@ -44,7 +44,7 @@ func.func @heads_back_into_rows(%q: tensor<8x32x16xf32>, %k: tensor<8x32x16xf32>
 // CHECK:       linalg.transpose
 func.func @columns_moved(%q: tensor<8x32x16xf32>, %k: tensor<8x32x16xf32>, %v: tensor<8x32x16xf32>) -> tensor<8x16x32xf32> {
   %zero = "mlc.constant"() {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
-  %a = "mlc.attention"(%q, %k, %v, %zero) {bf16_products = false, library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<8x32x16xf32>, tensor<8x32x16xf32>, tensor<8x32x16xf32>, tensor<f32>) -> tensor<8x32x16xf32>
+  %a = "mlc.attention"(%q, %k, %v, %zero) {bf16_products = false, library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<8x32x16xf32>, tensor<8x32x16xf32>, tensor<8x32x16xf32>, tensor<f32>) -> tensor<8x32x16xf32>
   %t = "mlc.fusion_group"() ({
     %0 = "mlc.transpose"(%a) {permutation = array<i64: 0, 2, 1>} : (tensor<8x32x16xf32>) -> tensor<8x16x32xf32>
     "mlc.yield"(%0) : (tensor<8x16x32xf32>) -> ()
@@ -60,7 +60,7 @@ func.func @columns_moved(%q: tensor<8x32x16xf32>, %k: tensor<8x32x16xf32>, %v: t
 // CHECK:       linalg.transpose
 func.func @result_read_elsewhere(%q: tensor<8x32x16xf32>, %k: tensor<8x32x16xf32>, %v: tensor<8x32x16xf32>) -> (tensor<2x32x4x16xf32>, tensor<8x32x16xf32>) {
   %zero = "mlc.constant"() {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
-  %a = "mlc.attention"(%q, %k, %v, %zero) {bf16_products = false, library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<8x32x16xf32>, tensor<8x32x16xf32>, tensor<8x32x16xf32>, tensor<f32>) -> tensor<8x32x16xf32>
+  %a = "mlc.attention"(%q, %k, %v, %zero) {bf16_products = false, library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<8x32x16xf32>, tensor<8x32x16xf32>, tensor<8x32x16xf32>, tensor<f32>) -> tensor<8x32x16xf32>
   %r = "mlc.reshape"(%a) : (tensor<8x32x16xf32>) -> tensor<2x4x32x16xf32>
   %t = "mlc.fusion_group"() ({
     %0 = "mlc.transpose"(%r) {permutation = array<i64: 0, 2, 1, 3>} : (tensor<2x4x32x16xf32>) -> tensor<2x32x4x16xf32>

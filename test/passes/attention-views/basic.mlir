@@ -19,7 +19,7 @@
 // CHECK-SAME:    (%[[QKV:.*]]: tensor<16x96xf32>
 // CHECK-NOT:   mlc.slice
 // CHECK-NOT:   mlc.transpose
-// CHECK:       "mlc.attention"(%[[QKV]], %[[QKV]], %[[QKV]], %{{.*}}) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64: 8, 8, 0, 4, 96, 8, 192, 32, 4, 96, 8, 192, 64, 4, 96, 8, 192>, zero_masked_rows = false} : (tensor<16x96xf32>, tensor<16x96xf32>, tensor<16x96xf32>, tensor<f32>) -> tensor<8x8x8xf32>
+// CHECK:       "mlc.attention"(%[[QKV]], %[[QKV]], %[[QKV]], %{{.*}}) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64: 8, 8, 0, 4, 96, 8, 192, 32, 4, 96, 8, 192, 64, 4, 96, 8, 192>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<16x96xf32>, tensor<16x96xf32>, tensor<16x96xf32>, tensor<f32>) -> tensor<8x8x8xf32>
 func.func @multi_head_projection(%qkv: tensor<16x96xf32>, %none: tensor<f32>) -> tensor<8x8x8xf32> {
   %0 = "mlc.reshape"(%qkv) : (tensor<16x96xf32>) -> tensor<8x2x3x32xf32>
   %q0 = "mlc.slice"(%0) {limit = array<i64: 8, 2, 1, 32>, start = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1, 1, 1>} : (tensor<8x2x3x32xf32>) -> tensor<8x2x1x32xf32>
@@ -31,7 +31,7 @@ func.func @multi_head_projection(%qkv: tensor<16x96xf32>, %none: tensor<f32>) ->
   %q = "mlc.transpose"(%q1) {permutation = array<i64: 1, 0, 2>} : (tensor<8x8x8xf32>) -> tensor<8x8x8xf32>
   %k = "mlc.transpose"(%k1) {permutation = array<i64: 1, 0, 2>} : (tensor<8x8x8xf32>) -> tensor<8x8x8xf32>
   %v = "mlc.transpose"(%v1) {permutation = array<i64: 1, 0, 2>} : (tensor<8x8x8xf32>) -> tensor<8x8x8xf32>
-  %o = "mlc.attention"(%q, %k, %v, %none) {bf16_products = false, library = true, scale = 1.0 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<8x8x8xf32>, tensor<8x8x8xf32>, tensor<8x8x8xf32>, tensor<f32>) -> tensor<8x8x8xf32>
+  %o = "mlc.attention"(%q, %k, %v, %none) {bf16_products = false, library = true, scale = 1.0 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<8x8x8xf32>, tensor<8x8x8xf32>, tensor<8x8x8xf32>, tensor<f32>) -> tensor<8x8x8xf32>
   return %o : tensor<8x8x8xf32>
 }
 
@@ -46,14 +46,14 @@ func.func @multi_head_projection(%qkv: tensor<16x96xf32>, %none: tensor<f32>) ->
 // CHECK-SAME:    (%[[Q:.*]]: tensor<1x8x2x16xf32>, %[[K:.*]]: tensor<1x8x2x16xf32>, %[[V:.*]]: tensor<2x8x16xf32>
 // CHECK:       %[[KT:.*]] = "mlc.transpose"(%[[K]])
 // CHECK-NOT:   "mlc.transpose"(%[[Q]])
-// CHECK:       "mlc.attention"(%[[Q]], %[[K]], %[[V]], %{{.*}}) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64: 8, 16, 0, 1, 16, 0, 32, 0, 1, 16, 0, 32, 0, 1, 128, 0, 16>, zero_masked_rows = false}
+// CHECK:       "mlc.attention"(%[[Q]], %[[K]], %[[V]], %{{.*}}) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64: 8, 16, 0, 1, 16, 0, 32, 0, 1, 16, 0, 32, 0, 1, 128, 0, 16>, zero_masked_rows = false, zero_masked_tail = false}
 // CHECK:       return %{{.*}}, %[[KT]]
 func.func @heads_moved_to_the_front(%q4: tensor<1x8x2x16xf32>, %k4: tensor<1x8x2x16xf32>, %v: tensor<2x8x16xf32>, %none: tensor<f32>) -> (tensor<2x8x16xf32>, tensor<1x2x8x16xf32>) {
   %qt = "mlc.transpose"(%q4) {permutation = array<i64: 0, 2, 1, 3>} : (tensor<1x8x2x16xf32>) -> tensor<1x2x8x16xf32>
   %kt = "mlc.transpose"(%k4) {permutation = array<i64: 0, 2, 1, 3>} : (tensor<1x8x2x16xf32>) -> tensor<1x2x8x16xf32>
   %q = "mlc.reshape"(%qt) : (tensor<1x2x8x16xf32>) -> tensor<2x8x16xf32>
   %k = "mlc.reshape"(%kt) : (tensor<1x2x8x16xf32>) -> tensor<2x8x16xf32>
-  %o = "mlc.attention"(%q, %k, %v, %none) {bf16_products = false, library = true, scale = 1.0 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<f32>) -> tensor<2x8x16xf32>
+  %o = "mlc.attention"(%q, %k, %v, %none) {bf16_products = false, library = true, scale = 1.0 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<f32>) -> tensor<2x8x16xf32>
   return %o, %kt : tensor<2x8x16xf32>, tensor<1x2x8x16xf32>
 }
 
@@ -61,12 +61,14 @@ func.func @heads_moved_to_the_front(%q4: tensor<1x8x2x16xf32>, %k4: tensor<1x8x2
 
 /// Grouped-query attention at a decode step (Llama's repeat_kv): 4 query heads, 2 for
 /// keys and values, each repeated for its group of 2 by a broadcast. The cache [1, 2, 16, 8]
-/// is read in place: 2 heads per outer index at stride 0, outer stride 16 x 8.
+/// is read in place: 2 heads per outer index at stride 0, outer stride 16 x 8. The
+/// generator's promise that the cache past the keys attended to holds zeros
+/// (zero_masked_tail) stays on the op.
 
 // CHECK-LABEL: func.func @grouped_query_heads
 // CHECK-SAME:    (%[[Q:.*]]: tensor<1x4x1x8xf32>, %[[K:.*]]: tensor<1x2x16x8xf32>, %[[V:.*]]: tensor<1x2x16x8xf32>
 // CHECK-NOT:   mlc.broadcast
-// CHECK:       "mlc.attention"(%[[Q]], %[[K]], %[[V]], %{{.*}}) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64: 16, 8, 0, 1, 8, 0, 8, 0, 2, 128, 0, 8, 0, 2, 128, 0, 8>, zero_masked_rows = false}
+// CHECK:       "mlc.attention"(%[[Q]], %[[K]], %[[V]], %{{.*}}) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64: 16, 8, 0, 1, 8, 0, 8, 0, 2, 128, 0, 8, 0, 2, 128, 0, 8>, zero_masked_rows = false, zero_masked_tail = true}
 func.func @grouped_query_heads(%q4: tensor<1x4x1x8xf32>, %k4: tensor<1x2x16x8xf32>, %v4: tensor<1x2x16x8xf32>, %none: tensor<f32>) -> tensor<4x1x8xf32> {
   %k5 = "mlc.reshape"(%k4) : (tensor<1x2x16x8xf32>) -> tensor<1x2x1x16x8xf32>
   %v5 = "mlc.reshape"(%v4) : (tensor<1x2x16x8xf32>) -> tensor<1x2x1x16x8xf32>
@@ -75,7 +77,7 @@ func.func @grouped_query_heads(%q4: tensor<1x4x1x8xf32>, %k4: tensor<1x2x16x8xf3
   %q = "mlc.reshape"(%q4) : (tensor<1x4x1x8xf32>) -> tensor<4x1x8xf32>
   %k = "mlc.reshape"(%kb) : (tensor<1x2x2x16x8xf32>) -> tensor<4x16x8xf32>
   %v = "mlc.reshape"(%vb) : (tensor<1x2x2x16x8xf32>) -> tensor<4x16x8xf32>
-  %o = "mlc.attention"(%q, %k, %v, %none) {bf16_products = false, library = true, scale = 1.0 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<4x1x8xf32>, tensor<4x16x8xf32>, tensor<4x16x8xf32>, tensor<f32>) -> tensor<4x1x8xf32>
+  %o = "mlc.attention"(%q, %k, %v, %none) {bf16_products = false, library = true, scale = 1.0 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = true} : (tensor<4x1x8xf32>, tensor<4x16x8xf32>, tensor<4x16x8xf32>, tensor<f32>) -> tensor<4x1x8xf32>
   return %o : tensor<4x1x8xf32>
 }
 
@@ -87,11 +89,11 @@ func.func @grouped_query_heads(%q4: tensor<1x4x1x8xf32>, %k4: tensor<1x2x16x8xf3
 // CHECK-LABEL: func.func @broadcast_rows_stay
 // CHECK:       %[[KB:.*]] = "mlc.broadcast"
 // CHECK:       %[[K:.*]] = "mlc.reshape"(%[[KB]])
-// CHECK:       "mlc.attention"(%{{.*}}, %[[K]], %{{.*}}, %{{.*}}) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false}
+// CHECK:       "mlc.attention"(%{{.*}}, %[[K]], %{{.*}}, %{{.*}}) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false}
 func.func @broadcast_rows_stay(%q: tensor<2x1x8xf32>, %k1: tensor<2x1x8xf32>, %v: tensor<2x16x8xf32>, %none: tensor<f32>) -> tensor<2x1x8xf32> {
   %kb = "mlc.broadcast"(%k1) : (tensor<2x1x8xf32>) -> tensor<2x16x8xf32>
   %k = "mlc.reshape"(%kb) : (tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
-  %o = "mlc.attention"(%q, %k, %v, %none) {bf16_products = false, library = true, scale = 1.0 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x1x8xf32>, tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<f32>) -> tensor<2x1x8xf32>
+  %o = "mlc.attention"(%q, %k, %v, %none) {bf16_products = false, library = true, scale = 1.0 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x1x8xf32>, tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<f32>) -> tensor<2x1x8xf32>
   return %o : tensor<2x1x8xf32>
 }
 
@@ -102,13 +104,13 @@ func.func @broadcast_rows_stay(%q: tensor<2x1x8xf32>, %k1: tensor<2x1x8xf32>, %v
 
 // CHECK-LABEL: func.func @not_in_place
 // CHECK:       "mlc.transpose"
-// CHECK:       "mlc.attention"({{.*}}) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false}
+// CHECK:       "mlc.attention"({{.*}}) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false}
 // CHECK:       "mlc.transpose"
-// CHECK:       "mlc.attention"({{.*}}) {bf16_products = false, library = false, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false}
+// CHECK:       "mlc.attention"({{.*}}) {bf16_products = false, library = false, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false}
 func.func @not_in_place(%x: tensor<2x16x8xf32>, %k: tensor<2x8x16xf32>, %v: tensor<2x8x16xf32>, %none: tensor<f32>) -> (tensor<2x8x16xf32>, tensor<2x8x16xf32>) {
   %q = "mlc.transpose"(%x) {permutation = array<i64: 0, 2, 1>} : (tensor<2x16x8xf32>) -> tensor<2x8x16xf32>
-  %o = "mlc.attention"(%q, %k, %v, %none) {bf16_products = false, library = true, scale = 1.0 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<f32>) -> tensor<2x8x16xf32>
+  %o = "mlc.attention"(%q, %k, %v, %none) {bf16_products = false, library = true, scale = 1.0 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<f32>) -> tensor<2x8x16xf32>
   %y = "mlc.transpose"(%x) {permutation = array<i64: 0, 2, 1>} : (tensor<2x16x8xf32>) -> tensor<2x8x16xf32>
-  %p = "mlc.attention"(%q, %k, %v, %none) {bf16_products = false, library = false, scale = 1.0 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<f32>) -> tensor<2x8x16xf32>
+  %p = "mlc.attention"(%q, %k, %v, %none) {bf16_products = false, library = false, scale = 1.0 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<f32>) -> tensor<2x8x16xf32>
   return %o, %p : tensor<2x8x16xf32>, tensor<2x8x16xf32>
 }

@@ -1,12 +1,18 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-form-attention{library=true})' | FileCheck %s
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-form-attention{library=true})' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-form-attention{library=true zero-masked-tail=true})' | FileCheck %s --check-prefix=TAIL
 
 /// mlc-form-attention makes matmul(select?(softmax(matmul(q, kT) * scale + mask...)), v)
 /// one mlc.attention: the forms torch's scaled_dot_product_attention takes through
 /// mlc's converter (a scale by multiply or divide, a broadcast mask, the select that
 /// zeroes rows of scores all -inf), and the forms it drops (no scale, a constant false
 /// select, a splat zero mask). Each chain here is formed: the count (which adds up
-/// over the split inputs) grows by one with each function.
+/// over the split inputs) grows by one with each function. With `zero-masked-tail`
+/// (mlc.generator's promise that its cache past the keys attended to holds zeros) each
+/// op says so, for the plugin to read only the keys attended to.
+
+// TAIL-COUNT-14: zero_masked_tail = true
+// TAIL-NOT:      zero_masked_tail = false
 
 // STATS: 'mlc-form-attention'
 // STATS-NEXT: (1) attentions formed
@@ -41,7 +47,7 @@
 // CHECK-NOT:   mlc.softmax
 // CHECK:       %[[T:.*]] = "mlc.transpose"(%[[X]]) {permutation = array<i64: 0, 2, 1, 3>} : (tensor<1x128x12x64xf32>) -> tensor<1x12x128x64xf32>
 // CHECK-NEXT:  %[[K:.*]] = "mlc.reshape"(%[[T]]) : (tensor<1x12x128x64xf32>) -> tensor<12x128x64xf32>
-// CHECK-NEXT:  %[[O:.*]] = "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[MASK]]) {bf16_products = false, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<12x128x64xf32>, tensor<12x128x64xf32>, tensor<12x128x64xf32>, tensor<1x128x128xf32>) -> tensor<12x128x64xf32>
+// CHECK-NEXT:  %[[O:.*]] = "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[MASK]]) {bf16_products = false, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<12x128x64xf32>, tensor<12x128x64xf32>, tensor<12x128x64xf32>, tensor<1x128x128xf32>) -> tensor<12x128x64xf32>
 // CHECK-NEXT:  return %[[O]]
 // CHECK-NOT:   mlc.softmax
 // CHECK-NOT:   mlc.matmul
@@ -65,7 +71,7 @@ func.func @sdpa_as_converted(%q: tensor<12x128x64xf32>, %x: tensor<1x128x12x64xf
 // CHECK-LABEL: func.func @unscaled_unmasked
 // CHECK-SAME:    (%[[Q:.*]]: tensor<4x8x16xf32>, %[[K:.*]]: tensor<4x10x16xf32>, %[[V:.*]]: tensor<4x10x32xf32>)
 // CHECK:       %[[ZERO:.*]] = "mlc.constant"() {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
-// CHECK-NEXT:  %[[O:.*]] = "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[ZERO]]) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<4x8x16xf32>, tensor<4x10x16xf32>, tensor<4x10x32xf32>, tensor<f32>) -> tensor<4x8x32xf32>
+// CHECK-NEXT:  %[[O:.*]] = "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[ZERO]]) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<4x8x16xf32>, tensor<4x10x16xf32>, tensor<4x10x32xf32>, tensor<f32>) -> tensor<4x8x32xf32>
 // CHECK-NEXT:  return %[[O]]
 // CHECK-NOT:   mlc.transpose
 // CHECK-NOT:   mlc.softmax
@@ -83,7 +89,7 @@ func.func @unscaled_unmasked(%q: tensor<4x8x16xf32>, %k: tensor<4x10x16xf32>, %v
 
 // CHECK-LABEL: func.func @divided
 // CHECK-SAME:    (%[[Q:.*]]: tensor<2x3x8x16xf32>, %[[K:.*]]: tensor<2x3x8x16xf32>, %[[V:.*]]: tensor<2x3x8x16xf32>, %[[MASK:.*]]: tensor<2x1x8x8xf32>)
-// CHECK:       "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[MASK]]) {bf16_products = false, library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = false}
+// CHECK:       "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[MASK]]) {bf16_products = false, library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false}
 // CHECK-NOT:   mlc.div
 // CHECK-NOT:   mlc.softmax
 func.func @divided(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x8x16xf32>, %v: tensor<2x3x8x16xf32>, %mask: tensor<2x1x8x8xf32>) -> tensor<2x3x8x16xf32> {
@@ -106,7 +112,7 @@ func.func @divided(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x8x16xf32>, %v: tenso
 
 // CHECK-LABEL: func.func @zeroed_rows_of_minus_inf
 // CHECK-SAME:    (%[[Q:.*]]: tensor<2x3x8x16xf32>, %[[K:.*]]: tensor<2x3x8x16xf32>, %[[V:.*]]: tensor<2x3x8x16xf32>, %[[MASK:.*]]: tensor<2x1x8x8xf32>)
-// CHECK:       %[[O:.*]] = "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[MASK]]) {bf16_products = false, library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = true}
+// CHECK:       %[[O:.*]] = "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[MASK]]) {bf16_products = false, library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = true, zero_masked_tail = false}
 // CHECK-NEXT:  return %[[O]]
 // CHECK-NOT:   mlc.select
 // CHECK-NOT:   mlc.compare
@@ -132,7 +138,7 @@ func.func @zeroed_rows_of_minus_inf(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x8x1
 /// has the 0-d zero mask and zero_masked_rows.
 
 // CHECK-LABEL: func.func @zeroed_rows_without_mask
-// CHECK:       "mlc.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {bf16_products = false, library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = true} : (tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<f32>) -> tensor<4x8x16xf32>
+// CHECK:       "mlc.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {bf16_products = false, library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = true, zero_masked_tail = false} : (tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<f32>) -> tensor<4x8x16xf32>
 // CHECK-NOT:   mlc.select
 // CHECK-NOT:   mlc.reduce_max
 func.func @zeroed_rows_without_mask(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tensor<4x8x16xf32>) -> tensor<4x8x16xf32> {
@@ -156,7 +162,7 @@ func.func @zeroed_rows_without_mask(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf3
 /// and the select's elements are the softmax's in order.
 
 // CHECK-LABEL: func.func @zeroed_rows_through_views
-// CHECK:       "mlc.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {bf16_products = false, library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = true} : (tensor<6x5x16xf32>, tensor<6x5x16xf32>, tensor<6x5x16xf32>, tensor<f32>) -> tensor<6x5x16xf32>
+// CHECK:       "mlc.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {bf16_products = false, library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = true, zero_masked_tail = false} : (tensor<6x5x16xf32>, tensor<6x5x16xf32>, tensor<6x5x16xf32>, tensor<f32>) -> tensor<6x5x16xf32>
 // CHECK-NOT:   mlc.select
 func.func @zeroed_rows_through_views(%q: tensor<6x5x16xf32>, %kt: tensor<6x16x5xf32>, %v: tensor<6x5x16xf32>) -> tensor<6x5x16xf32> {
   %s = "mlc.matmul"(%q, %kt) : (tensor<6x5x16xf32>, tensor<6x16x5xf32>) -> tensor<6x5x5xf32>
@@ -181,7 +187,7 @@ func.func @zeroed_rows_through_views(%q: tensor<6x5x16xf32>, %kt: tensor<6x16x5x
 
 // CHECK-LABEL: func.func @select_never
 // CHECK-SAME:    (%[[Q:.*]]: tensor<4x8x16xf32>, %[[K:.*]]: tensor<4x8x16xf32>, %[[V:.*]]: tensor<4x8x16xf32>, %[[MASK:.*]]: tensor<8x8xf32>)
-// CHECK:       %[[O:.*]] = "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[MASK]]) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false}
+// CHECK:       %[[O:.*]] = "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[MASK]]) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false}
 // CHECK-NEXT:  return %[[O]]
 // CHECK-NOT:   mlc.select
 func.func @select_never(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tensor<4x8x16xf32>, %mask: tensor<8x8xf32>) -> tensor<4x8x16xf32> {
@@ -204,7 +210,7 @@ func.func @select_never(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tens
 // CHECK-LABEL: func.func @zero_mask_through_view
 // CHECK-SAME:    (%[[Q:.*]]: tensor<4x8x16xf32>, %[[K:.*]]: tensor<4x8x16xf32>, %[[V:.*]]: tensor<4x8x16xf32>)
 // CHECK:       %[[ZERO:.*]] = "mlc.constant"() {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
-// CHECK-NEXT:  %[[O:.*]] = "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[ZERO]]) {bf16_products = false, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<f32>) -> tensor<4x8x16xf32>
+// CHECK-NEXT:  %[[O:.*]] = "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[ZERO]]) {bf16_products = false, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<f32>) -> tensor<4x8x16xf32>
 // CHECK-NEXT:  return %[[O]]
 // CHECK-NOT:   mlc.reshape
 func.func @zero_mask_through_view(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tensor<4x8x16xf32>) -> tensor<4x8x16xf32> {
@@ -228,7 +234,7 @@ func.func @zero_mask_through_view(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>
 // CHECK-LABEL: func.func @two_masks
 // CHECK-SAME:    (%[[Q:.*]]: tensor<4x8x16xf32>, %[[K:.*]]: tensor<4x8x16xf32>, %[[V:.*]]: tensor<4x8x16xf32>, %[[CAUSAL:.*]]: tensor<8x8xf32>, %[[PAD:.*]]: tensor<4x1x8xf32>)
 // CHECK:       %[[MASK:.*]] = "mlc.add"(%[[CAUSAL]], %[[PAD]]) : (tensor<8x8xf32>, tensor<4x1x8xf32>) -> tensor<4x8x8xf32>
-// CHECK-NEXT:  %[[O:.*]] = "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[MASK]]) {bf16_products = false, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false}
+// CHECK-NEXT:  %[[O:.*]] = "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[MASK]]) {bf16_products = false, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false}
 // CHECK-NEXT:  return %[[O]]
 // CHECK-NOT:   mlc.softmax
 func.func @two_masks(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tensor<4x8x16xf32>, %causal: tensor<8x8xf32>, %pad: tensor<4x1x8xf32>) -> tensor<4x8x16xf32> {
@@ -250,7 +256,7 @@ func.func @two_masks(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tensor<
 
 // CHECK-LABEL: func.func @mask_on_the_left
 // CHECK-SAME:    (%[[Q:.*]]: tensor<4x8x16xf32>, %[[K:.*]]: tensor<4x8x16xf32>, %[[V:.*]]: tensor<4x8x16xf32>, %[[MASK:.*]]: tensor<8x8xf32>)
-// CHECK:       %[[O:.*]] = "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[MASK]]) {bf16_products = false, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false}
+// CHECK:       %[[O:.*]] = "mlc.attention"(%[[Q]], %[[K]], %[[V]], %[[MASK]]) {bf16_products = false, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false}
 // CHECK-NEXT:  return %[[O]]
 func.func @mask_on_the_left(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tensor<4x8x16xf32>, %mask: tensor<8x8xf32>) -> tensor<4x8x16xf32> {
   %kt = "mlc.transpose"(%k) {permutation = array<i64: 0, 2, 1>} : (tensor<4x8x16xf32>) -> tensor<4x16x8xf32>
@@ -270,7 +276,7 @@ func.func @mask_on_the_left(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: 
 /// reads (compare not-formed.mlir's mask in three runs).
 
 // CHECK-LABEL: func.func @mask_over_outer_batch
-// CHECK:       "mlc.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x3x4x8x16xf32>, tensor<2x3x4x8x16xf32>, tensor<2x3x4x8x16xf32>, tensor<2x3x1x8x8xf32>) -> tensor<2x3x4x8x16xf32>
+// CHECK:       "mlc.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x3x4x8x16xf32>, tensor<2x3x4x8x16xf32>, tensor<2x3x4x8x16xf32>, tensor<2x3x1x8x8xf32>) -> tensor<2x3x4x8x16xf32>
 // CHECK-NOT:   mlc.softmax
 func.func @mask_over_outer_batch(%q: tensor<2x3x4x8x16xf32>, %k: tensor<2x3x4x8x16xf32>, %v: tensor<2x3x4x8x16xf32>, %mask: tensor<2x3x1x8x8xf32>) -> tensor<2x3x4x8x16xf32> {
   %kt = "mlc.transpose"(%k) {permutation = array<i64: 0, 1, 2, 4, 3>} : (tensor<2x3x4x8x16xf32>) -> tensor<2x3x4x16x8xf32>
@@ -286,7 +292,7 @@ func.func @mask_over_outer_batch(%q: tensor<2x3x4x8x16xf32>, %k: tensor<2x3x4x8x
 /// The scale on the left of the multiply.
 
 // CHECK-LABEL: func.func @scale_on_the_left
-// CHECK:       "mlc.attention"({{.*}}) {bf16_products = false, library = true, scale = 5.000000e-01 : f64, views = array<i64>, zero_masked_rows = false}
+// CHECK:       "mlc.attention"({{.*}}) {bf16_products = false, library = true, scale = 5.000000e-01 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false}
 // CHECK-NOT:   "mlc.softmax"
 func.func @scale_on_the_left(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tensor<4x8x16xf32>) -> tensor<4x8x16xf32> {
   %half = "mlc.constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
@@ -304,7 +310,7 @@ func.func @scale_on_the_left(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v:
 /// the op takes the f32 values before the casts, with bf16_products, and the casts go.
 
 // CHECK-LABEL: func.func @narrowed_by_reduce_precision
-// CHECK:       "mlc.attention"(%arg0, %arg1, %arg2, %{{.*}}) {bf16_products = true, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<f32>) -> tensor<4x8x16xf32>
+// CHECK:       "mlc.attention"(%arg0, %arg1, %arg2, %{{.*}}) {bf16_products = true, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<f32>) -> tensor<4x8x16xf32>
 // CHECK-NOT:   "mlc.cast"
 func.func @narrowed_by_reduce_precision(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tensor<4x8x16xf32>) -> tensor<4x8x16xf32> {
   %kt = "mlc.transpose"(%k) {permutation = array<i64: 0, 2, 1>} : (tensor<4x8x16xf32>) -> tensor<4x16x8xf32>

@@ -9,7 +9,7 @@
 /// and value (offset, heads per outer index, outer, head and row strides: dense
 /// operands here; mlc-attention-views sets others), the output's view (dense [heads,
 /// M, Dv]; mlc-attention-output-views sets others), the scale's f32 bits and the flags
-/// (1: a mask, 2: zero fully masked rows, 4: bf16 products). Without `library` the op becomes its steps:
+/// (1: a mask, 2: zero fully masked rows, 4: bf16 products, 8: zero masked tail). Without `library` the op becomes its steps:
 /// batched matmuls around the scale, the mask and a softmax.
 
 /// Scores [2, 3, 8, 10] and a mask [2, 1, 8, 10]: 6 heads in runs of 3 that share a
@@ -61,7 +61,7 @@
 // CHECK-NOT:   linalg.softmax
 // CHECK-NOT:   linalg.batch_matmul
 func.func @on_library(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x10x16xf32>, %v: tensor<2x3x10x32xf32>, %mask: tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32> {
-  %o = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x3x8x16xf32>, tensor<2x3x10x16xf32>, tensor<2x3x10x32xf32>, tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32>
+  %o = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x3x8x16xf32>, tensor<2x3x10x16xf32>, tensor<2x3x10x32xf32>, tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32>
   return %o : tensor<2x3x8x32xf32>
 }
 
@@ -92,7 +92,7 @@ func.func @on_library(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x10x16xf32>, %v: t
 // CHECK-SAME:      -> tensor<32x32xf32>
 func.func @no_mask(%q: tensor<4x8x16xf32>, %k: tensor<4x10x16xf32>, %v: tensor<4x10x32xf32>) -> tensor<4x8x32xf32> {
   %zero = "mlc.constant"() {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
-  %o = "mlc.attention"(%q, %k, %v, %zero) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<4x8x16xf32>, tensor<4x10x16xf32>, tensor<4x10x32xf32>, tensor<f32>) -> tensor<4x8x32xf32>
+  %o = "mlc.attention"(%q, %k, %v, %zero) {bf16_products = false, library = true, scale = 1.000000e+00 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<4x8x16xf32>, tensor<4x10x16xf32>, tensor<4x10x32xf32>, tensor<f32>) -> tensor<4x8x32xf32>
   return %o : tensor<4x8x32xf32>
 }
 
@@ -115,7 +115,7 @@ func.func @no_mask(%q: tensor<4x8x16xf32>, %k: tensor<4x10x16xf32>, %v: tensor<4
 // CHECK-NOT:   tensor.expand_shape
 // CHECK:       return %[[REGION]]
 func.func @one_head_zeroing_rows(%q: tensor<8x16xf32>, %k: tensor<10x16xf32>, %v: tensor<10x32xf32>, %mask: tensor<8x10xf32>) -> tensor<8x32xf32> {
-  %o = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = true} : (tensor<8x16xf32>, tensor<10x16xf32>, tensor<10x32xf32>, tensor<8x10xf32>) -> tensor<8x32xf32>
+  %o = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = true, zero_masked_tail = false} : (tensor<8x16xf32>, tensor<10x16xf32>, tensor<10x32xf32>, tensor<8x10xf32>) -> tensor<8x32xf32>
   return %o : tensor<8x32xf32>
 }
 
@@ -129,8 +129,36 @@ func.func @one_head_zeroing_rows(%q: tensor<8x16xf32>, %k: tensor<10x16xf32>, %v
 // CHECK-NEXT:    %[[CALL:.*]] = "iree_codegen.ukernel.generic"({{.*}}, %[[FLAGS]]) {{.*}} u_kernel_fn_name = "mlc_attention"
 // CHECK-SAME:      : (tensor<128xf32>, tensor<160xf32>, tensor<320xf32>, tensor<80xf32>, tensor<8x32xf32>,
 func.func @bf16_products_on_library(%q: tensor<8x16xf32>, %k: tensor<10x16xf32>, %v: tensor<10x32xf32>, %mask: tensor<8x10xf32>) -> tensor<8x32xf32> {
-  %o = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = true, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<8x16xf32>, tensor<10x16xf32>, tensor<10x32xf32>, tensor<8x10xf32>) -> tensor<8x32xf32>
+  %o = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = true, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<8x16xf32>, tensor<10x16xf32>, tensor<10x32xf32>, tensor<8x10xf32>) -> tensor<8x32xf32>
   return %o : tensor<8x32xf32>
+}
+
+// -----
+
+/// zero_masked_tail (mlc.generator's promise that the cache past the keys attended to
+/// holds zeros) sets flag 8, with the mask's 1: the plugin reads the keys up to the
+/// last one attended to.
+
+// CHECK-LABEL: func.func @zero_masked_tail_on_library
+// CHECK:         %[[FLAGS:.*]] = arith.constant 9 : index
+// CHECK-NEXT:    %[[CALL:.*]] = "iree_codegen.ukernel.generic"({{.*}}, %[[FLAGS]]) {{.*}} u_kernel_fn_name = "mlc_attention"
+func.func @zero_masked_tail_on_library(%q: tensor<1x16xf32>, %k: tensor<64x16xf32>, %v: tensor<64x32xf32>, %mask: tensor<1x64xf32>) -> tensor<1x32xf32> {
+  %o = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = true, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = true} : (tensor<1x16xf32>, tensor<64x16xf32>, tensor<64x32xf32>, tensor<1x64xf32>) -> tensor<1x32xf32>
+  return %o : tensor<1x32xf32>
+}
+
+// -----
+
+/// Without the library the steps read every key, which gives what skipping the zeros
+/// would: zero_masked_tail changes nothing there.
+
+// CHECK-LABEL: func.func @zero_masked_tail_as_steps
+// CHECK-NOT:     mlc_attention
+// CHECK:         linalg.batch_matmul
+// CHECK:         linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<1x1x64xf32>, tensor<1x64x32xf32>)
+func.func @zero_masked_tail_as_steps(%q: tensor<1x16xf32>, %k: tensor<64x16xf32>, %v: tensor<64x32xf32>, %mask: tensor<1x64xf32>) -> tensor<1x32xf32> {
+  %o = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = false, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = true} : (tensor<1x16xf32>, tensor<64x16xf32>, tensor<64x32xf32>, tensor<1x64xf32>) -> tensor<1x32xf32>
+  return %o : tensor<1x32xf32>
 }
 
 // -----
@@ -160,7 +188,7 @@ func.func @bf16_products_on_library(%q: tensor<8x16xf32>, %k: tensor<10x16xf32>,
 // CHECK:       %[[R:.*]] = tensor.expand_shape %[[O]] {{\[}}[0, 1], [2], [3]] output_shape [2, 3, 8, 32] : tensor<6x8x32xf32> into tensor<2x3x8x32xf32>
 // CHECK-NEXT:  return %[[R]]
 func.func @steps(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x10x16xf32>, %v: tensor<2x3x10x32xf32>, %mask: tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32> {
-  %o = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = false, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x3x8x16xf32>, tensor<2x3x10x16xf32>, tensor<2x3x10x32xf32>, tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32>
+  %o = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = false, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x3x8x16xf32>, tensor<2x3x10x16xf32>, tensor<2x3x10x32xf32>, tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32>
   return %o : tensor<2x3x8x32xf32>
 }
 
@@ -182,7 +210,7 @@ func.func @steps(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x10x16xf32>, %v: tensor
 // CHECK:       %[[W3:.*]] = tensor.collapse_shape %[[ZEROED]]
 // CHECK:       linalg.batch_matmul ins(%[[W3]], %{{.*}} : tensor<6x8x10xf32>, tensor<6x10x32xf32>)
 func.func @steps_zeroing_rows(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x10x16xf32>, %v: tensor<2x3x10x32xf32>, %mask: tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32> {
-  %o = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = false, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = true} : (tensor<2x3x8x16xf32>, tensor<2x3x10x16xf32>, tensor<2x3x10x32xf32>, tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32>
+  %o = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = false, library = false, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = true, zero_masked_tail = false} : (tensor<2x3x8x16xf32>, tensor<2x3x10x16xf32>, tensor<2x3x10x32xf32>, tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32>
   return %o : tensor<2x3x8x32xf32>
 }
 
@@ -197,6 +225,6 @@ func.func @steps_zeroing_rows(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x10x16xf32
 // CHECK:       linalg.softmax dimension(3) ins(%{{.*}} : tensor<2x3x8x10xf32>)
 // CHECK:       linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<6x8x10xbf16>, tensor<6x10x32xbf16>) outs(%{{.*}} : tensor<6x8x32xf32>)
 func.func @steps_bf16_products(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x10x16xf32>, %v: tensor<2x3x10x32xf32>, %mask: tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32> {
-  %o = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = true, library = false, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x3x8x16xf32>, tensor<2x3x10x16xf32>, tensor<2x3x10x32xf32>, tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32>
+  %o = "mlc.attention"(%q, %k, %v, %mask) {bf16_products = true, library = false, scale = 1.250000e-01 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x3x8x16xf32>, tensor<2x3x10x16xf32>, tensor<2x3x10x32xf32>, tensor<2x1x8x10xf32>) -> tensor<2x3x8x32xf32>
   return %o : tensor<2x3x8x32xf32>
 }

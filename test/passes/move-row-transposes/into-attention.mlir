@@ -22,7 +22,7 @@ func.func @input_projection(%x: tensor<2x3x4xf32>, %w: tensor<4x4xf32>, %b: tens
   %3 = "mlc.add"(%2, %b) : (tensor<6x4xf32>, tensor<4xf32>) -> tensor<6x4xf32>
   %4 = "mlc.reshape"(%3) : (tensor<6x4xf32>) -> tensor<3x2x4xf32>
   %5 = "mlc.transpose"(%4) {permutation = array<i64: 1, 0, 2>} : (tensor<3x2x4xf32>) -> tensor<2x3x4xf32>
-  %6 = "mlc.attention"(%5, %5, %5, %mask) {bf16_products = false, library = true, scale = 0.5 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<f32>) -> tensor<2x3x4xf32>
+  %6 = "mlc.attention"(%5, %5, %5, %mask) {bf16_products = false, library = true, scale = 0.5 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<f32>) -> tensor<2x3x4xf32>
   return %6 : tensor<2x3x4xf32>
 }
 
@@ -39,7 +39,7 @@ func.func @also_returned(%x: tensor<2x3x4xf32>, %w: tensor<4x4xf32>, %mask: tens
   %1 = "mlc.reshape"(%0) : (tensor<3x2x4xf32>) -> tensor<6x4xf32>
   %2 = "mlc.matmul"(%1, %w) : (tensor<6x4xf32>, tensor<4x4xf32>) -> tensor<6x4xf32>
   %3 = "mlc.reshape"(%2) : (tensor<6x4xf32>) -> tensor<2x3x4xf32>
-  %4 = "mlc.attention"(%3, %3, %3, %mask) {bf16_products = false, library = true, scale = 0.5 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<f32>) -> tensor<2x3x4xf32>
+  %4 = "mlc.attention"(%3, %3, %3, %mask) {bf16_products = false, library = true, scale = 0.5 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<f32>) -> tensor<2x3x4xf32>
   return %4, %2 : tensor<2x3x4xf32>, tensor<6x4xf32>
 }
 
@@ -51,6 +51,6 @@ func.func @not_on_the_plugin(%x: tensor<2x3x4xf32>, %w: tensor<4x4xf32>, %mask: 
   %1 = "mlc.reshape"(%0) : (tensor<3x2x4xf32>) -> tensor<6x4xf32>
   %2 = "mlc.matmul"(%1, %w) : (tensor<6x4xf32>, tensor<4x4xf32>) -> tensor<6x4xf32>
   %3 = "mlc.reshape"(%2) : (tensor<6x4xf32>) -> tensor<2x3x4xf32>
-  %4 = "mlc.attention"(%3, %3, %3, %mask) {bf16_products = false, library = false, scale = 0.5 : f64, views = array<i64>, zero_masked_rows = false} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<f32>) -> tensor<2x3x4xf32>
+  %4 = "mlc.attention"(%3, %3, %3, %mask) {bf16_products = false, library = false, scale = 0.5 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<f32>) -> tensor<2x3x4xf32>
   return %4 : tensor<2x3x4xf32>
 }
