@@ -293,7 +293,9 @@ static size_t attended_keys(const mlc_attention_params_t* p, const float* mask, 
       !isfinite(scale))
     return n;
   size_t attended = 0; /* one past the last key some row attends to */
-  for (size_t i = 0; i < p->m && attended < n; ++i) {
+  /* The last row first: a causal mask's attends furthest, and the rows before it then
+   * stop where it did. A mask broadcast over the rows is one row. */
+  for (size_t i = p->mask_row_stride == 0 ? 1 : p->m; i-- > 0 && attended < n;) {
     const float* mask_row = mask + i * p->mask_row_stride;
     for (size_t j = n; j > attended; --j)
       if (mask_row[(j - 1) * p->mask_column_stride] != -INFINITY) {
