@@ -380,9 +380,9 @@ def _check_cpu_options(options) -> None:
         raise UserError(f"target 'llvm-cpu': driver must be auto, local-task or local-sync, got {driver!r}")
     matmul_choice.option(options)
     cpu_instructions.check_cpu(options)
-    for name, default in (("data-tiling", True), ("zero-masked-tail", False)):
-        if not isinstance(options.get(name, default), bool):
-            raise UserError(f"target 'llvm-cpu': {name} must be true or false, got {options[name]!r}")
+    data_tiling = options.get("data-tiling", True)
+    if not isinstance(data_tiling, bool):
+        raise UserError(f"target 'llvm-cpu': data-tiling must be true or false, got {data_tiling!r}")
 
 
 def _compile_cpu(module: ir.Operation, options: dict, cache: ExecutableCache | None = None) -> bytes:
@@ -496,7 +496,7 @@ LLVM_CPU = Target(
     load=host_function,
     can_run=lambda: (True, ""),
     external_params=True,
-    options=("cpu", "data-tiling", "driver", "matmul-library", "zero-masked-tail"),
+    options=("cpu", "data-tiling", "driver", "matmul-library"),
     check_values=_check_cpu_options,
     runs_alone=RUNS_ALONE,
     # IREE's data tiling packs a matmul's operands inside its dispatch; with attention's

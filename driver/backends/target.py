@@ -14,6 +14,12 @@ from collections.abc import Callable, Mapping
 from ...errors import UserError
 from ...pipelines.levels import PRECISIONS
 
+# Options every target takes: promises about the inputs the caller will pass, which a
+# target may use to do less work and may ignore. `zero-masked-tail`: an attention's keys
+# and values past the last key its queries attend to are zeros (mlc.generator's caches),
+# used where attention runs on mlc's matmul plugin (llvm-cpu: mlc-form-attention).
+PROMISES = ("zero-masked-tail",)
+
 
 @dataclasses.dataclass(frozen=True)
 class Target:
@@ -64,10 +70,13 @@ class Target:
     def bind(self, options: Mapping | None = None) -> "BoundTarget":
         """This target with `options` checked, for one compilation."""
         options = dict(options or {})
-        unknown = sorted(set(options) - set(self.options))
+        unknown = sorted(set(options) - set(self.options) - set(PROMISES))
         if unknown:
             accepted = ", ".join(self.options) or "none"
             raise UserError(f"target '{self.name}' has no option {', '.join(map(repr, unknown))} (options: {accepted})")
+        for promise in PROMISES:
+            if not isinstance(options.get(promise, False), bool):
+                raise UserError(f"target '{self.name}': {promise} must be true or false, got {options[promise]!r}")
         if self.check_values is not None:
             self.check_values(options)
         return BoundTarget(self, types.MappingProxyType(options))
@@ -109,8 +118,8 @@ class BoundTarget:
     @property
     def zero_masked_tail(self) -> bool:
         """Whether the caller promises that the keys and values past the last key an
-        attention's queries attend to are zeros (the `zero-masked-tail` option, which
-        mlc.generator sets for its cache: mlc-form-attention{zero-masked-tail})."""
+        attention's queries attend to are zeros (the `zero-masked-tail` promise, which
+        mlc.generator makes for its caches: mlc-form-attention{zero-masked-tail})."""
         return bool(self.options.get("zero-masked-tail", False))
 
     @property

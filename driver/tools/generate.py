@@ -133,16 +133,11 @@ class Timings:
 
 
 def _with_zero_masked_tail(compile_options: dict) -> dict:
-    """`compile_options` with the target option `zero-masked-tail` where the target takes
-    it: each `generate` starts from zeroed caches (`empty_cache`) and writes slot `position`
-    at each step, so the slots past the last one a step attends to are zeros, and its
-    attention need not read them (mlc-form-attention). A decode step then reads the cache
-    up to its position, not up to `max_cache_len`."""
-    from ..backends import targets
-
-    name = compile_options.get("target", "llvm-cpu")
-    if name not in targets.TARGETS or "zero-masked-tail" not in targets.get(name).options:
-        return compile_options
+    """`compile_options` with the promise `zero-masked-tail` (a target option every target
+    takes: backends/target.py): each `generate` starts from zeroed caches (`empty_cache`)
+    and writes slot `position` at each step, so the slots past the last one a step
+    attends to are zeros, and its attention need not read them (mlc-form-attention). A
+    decode step then reads the cache up to its position, not up to `max_cache_len`."""
     target_options = {"zero-masked-tail": True, **(compile_options.get("target_options") or {})}
     return {**compile_options, "target_options": target_options}
 
