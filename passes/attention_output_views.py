@@ -65,8 +65,11 @@ def _attention_call(region: ir.Operation) -> ir.Operation | None:
 
 def _source(value: ir.Value) -> tuple[ir.Operation, list[ir.Operation]] | None:
     """(the attention's region, the reshapes from its result to `value`), each value on
-    the way read only by the next op."""
+    the way read only by the next op: the transpose's own operand too, else the region
+    and reshapes erased would leave its other readers nothing to read."""
     reshapes = []
+    if _only_use(value) is None:
+        return None
     while not isinstance(value.owner, ir.Block) and value.owner.name in RESHAPES:
         reshapes.insert(0, value.owner)
         value = value.owner.operands[0]

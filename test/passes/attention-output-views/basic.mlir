@@ -34,7 +34,7 @@ func.func @heads_back_into_rows(%q: tensor<8x32x16xf32>, %k: tensor<8x32x16xf32>
 // -----
 
 /// Left as it is: a transpose that moves a head's dimension off the last axis (the
-/// plugin writes a row's elements one apart), one of a result read elsewhere too, and a
+/// plugin writes a row's elements one apart), one of a result (or of its reshape) read elsewhere too, and a
 /// transpose of something else. The attention keeps its dense output view
 /// (0, 1, 512, 0, 16: heads one after another).
 
@@ -67,6 +67,27 @@ func.func @result_read_elsewhere(%q: tensor<8x32x16xf32>, %k: tensor<8x32x16xf32
     "mlc.yield"(%0) : (tensor<2x32x4x16xf32>) -> ()
   }) : () -> tensor<2x32x4x16xf32>
   return %t, %a : tensor<2x32x4x16xf32>, tensor<8x32x16xf32>
+}
+
+// -----
+
+/// The reshape of the result read elsewhere (random programs, seed 380103: SDPA, then a
+/// reduction and a channels-last convolution of its reshaped result): erasing it with
+/// the transpose's region left the other reader nothing, and mlc-opt crashed.
+
+// CHECK-LABEL: func.func @reshape_read_elsewhere
+// CHECK:       "iree_codegen.ukernel.generic"
+// CHECK-SAME:    %c512, %c0, %c16, %c1048576000, %c0)
+// CHECK:       linalg.transpose
+func.func @reshape_read_elsewhere(%q: tensor<8x32x16xf32>, %k: tensor<8x32x16xf32>, %v: tensor<8x32x16xf32>) -> (tensor<2x32x4x16xf32>, tensor<2x4x32x16xf32>) {
+  %zero = "mlc.constant"() {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
+  %a = "mlc.attention"(%q, %k, %v, %zero) {bf16_products = false, library = true, scale = 2.500000e-01 : f64, views = array<i64>, zero_masked_rows = false, zero_masked_tail = false} : (tensor<8x32x16xf32>, tensor<8x32x16xf32>, tensor<8x32x16xf32>, tensor<f32>) -> tensor<8x32x16xf32>
+  %r = "mlc.reshape"(%a) : (tensor<8x32x16xf32>) -> tensor<2x4x32x16xf32>
+  %t = "mlc.fusion_group"() ({
+    %0 = "mlc.transpose"(%r) {permutation = array<i64: 0, 2, 1, 3>} : (tensor<2x4x32x16xf32>) -> tensor<2x32x4x16xf32>
+    "mlc.yield"(%0) : (tensor<2x32x4x16xf32>) -> ()
+  }) : () -> tensor<2x32x4x16xf32>
+  return %t, %r : tensor<2x32x4x16xf32>, tensor<2x4x32x16xf32>
 }
 
 // -----
