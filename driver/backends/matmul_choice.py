@@ -492,7 +492,7 @@ def measure(shapes: list[str]) -> dict:
         # Timed on the input where IREE holds it, without reading the products back (a call
         # returns when its work is done): copying a 197x3072 input in at each call added
         # about 1 ms to both kernels, and its noise hid a 1.5x difference between them.
-        held = {name: iree.runtime.asdevicearray(iree.runtime.get_device(VARIANTS[name][1]), a) for name in kernels}
+        held = {name: iree.runtime.asdevicearray(iree_backend.cpu_device(VARIANTS[name][1]), a) for name in kernels}
         results[shape] = timed_again_if_disturbed(shape, functools.partial(_rounds, kernels, held, count))
     return results
 

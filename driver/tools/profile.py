@@ -209,6 +209,7 @@ def profile(vmfb: bytes, inputs: list[np.ndarray], *, planned: list[PlannedDispa
         folder = Path(directory)
         (folder / "model.vmfb").write_bytes(vmfb)
         flags = [f"--module={folder / 'model.vmfb'}", f"--device={driver}", "--function=main",
+                 f"--device_allocator={iree_backend.cpu_allocator()}",  # as in this process
                  f"--benchmark_min_time={calls + 1}x", "--device_profiling_mode=host-execution",
                  f"--device_profiling_output={folder / 'run.ireeprof'}"]
         if parameters is not None:

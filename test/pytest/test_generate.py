@@ -11,7 +11,7 @@ from test_precision import BUDGETS, relative_error
 
 import mlc
 from mlc.driver.backends import matmul_library, targets
-from mlc.driver.tools.generate import cache_shape
+from mlc.driver.tools.generate import Padding, cache_shape
 from mlc.passes.merge_sibling_matmuls import MergeSiblingMatmuls
 
 PROMPT = 8
@@ -34,7 +34,7 @@ def test_greedy_tokens_equal_model_generate(name):
     actual = generator.generate(prompt, NEW_TOKENS, stop_at_eos=False)  # eager's min_new_tokens
     assert actual.tolist() == expected.tolist()
     assert generator.timings.tokens == NEW_TOKENS and 0 < generator.timings.per_token
-    assert sorted(generator._compiled) == [(1, 1, False), (1, PROMPT, False)]  # one prefill, one decode step
+    assert sorted(generator._compiled) == [(1, 1, False, False), (1, PROMPT, False, True)]  # one prefill, one decode
 
 
 @pytest.mark.iree
@@ -117,7 +117,8 @@ def test_a_batch_of_prompts_equals_model_generate(name):
         with torch.no_grad():
             assert actual == seeded(4, model.generate, prompts, attention_mask=torch.ones_like(prompts),
                                     max_new_tokens=NEW_TOKENS, pad_token_id=0, **options)
-    assert sorted(generator._compiled) == [(1, 1, False), (1, PROMPT, False), (3, 1, False), (3, PROMPT, False)]
+    assert sorted(generator._compiled) == [(1, 1, False, False), (1, PROMPT, False, True), (3, 1, False, False),
+                                          (3, PROMPT, False, True)]
 
 
 def left_padded(model, lengths: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
@@ -152,7 +153,7 @@ def test_left_padded_prompts_equal_model_generate(name):
         assert unstopped[row, PROMPT:].tolist() == alone[0, length:].tolist()
     generator.generate(ids, 2, attention_mask=torch.ones_like(mask))
     assert sorted(key for key in generator._compiled if key[0] == 3) == \
-        [(3, 1, False), (3, 1, True), (3, PROMPT, False), (3, PROMPT, True)]
+        [(3, 1, False, False), (3, 1, True, False), (3, PROMPT, False, True), (3, PROMPT, True, True)]
 
 
 def test_generation_settings_mlc_does_not_apply_are_refused():
@@ -214,6 +215,32 @@ def test_output_logits_are_model_generate_logits():
     assert len(logits) == 6 and all(row.shape == (1, model.config.vocab_size) for row in logits)
     for row, expected_row in zip(logits, expected.logits, strict=True):
         torch.testing.assert_close(row, expected_row, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("name", ["gpt2-tiny", "llama-tiny"])
+def test_the_prompt_call_makes_caches_of_the_capacity(name):
+    """The prompt's call takes no caches (PromptStep): it returns them at the generator's
+    capacity, with the prompt's rows as eager's step writes them into zeroed caches and
+    zeros after them. A left-padded batch's too, its mask cut to the prompt's slots."""
+    model = language_models.build(name)
+    generator = mlc.generator(model, max_cache_len=24)
+    ids, mask = left_padded(model, [PROMPT, 5])
+    padding = Padding(mask, 24)
+    for padded, inputs, eager_inputs, step in [
+            (False, [ids], [ids, torch.tensor(0)], generator.step),
+            (True, [ids, *padding.prompt()], [ids, torch.tensor(0), padding.slots, padding.prompt_positions],
+             generator.padded_step)]:
+        logits, token, *caches = generator.compiled(PROMPT, 2, padded, prompt=True)(*inputs)
+        with torch.no_grad():
+            expected_logits, _, *expected = step(*eager_inputs, *generator.empty_cache(2))
+        torch.testing.assert_close(logits, expected_logits, rtol=1e-4, atol=1e-5)
+        assert token.tolist() == logits.argmax(-1, keepdim=True).tolist()
+        assert len(caches) == 2 * model.config.num_hidden_layers
+        for cache, expected_cache in zip(caches, expected, strict=True):
+            assert cache.shape == cache_shape(model.config, 24, 2)
+            torch.testing.assert_close(cache, expected_cache, rtol=1e-4, atol=1e-5)
+            assert not cache[:, :, PROMPT:].any()
 
 
 @pytest.mark.iree
@@ -281,7 +308,7 @@ def test_narrow_precisions_stay_within_their_budget(precision):
     model = language_models.build("gpt2-tiny")
     prompt = prompt_of(model)
     generator = mlc.generator(model, max_cache_len=48, precision=precision)
-    logits = generator.compiled(PROMPT)(prompt, torch.tensor(0), *generator.empty_cache())[0]
+    logits = generator.compiled(PROMPT, prompt=True)(prompt)[0]
     with torch.no_grad():
         expected = model(prompt).logits[:, -1]
     assert 0 < relative_error(logits, expected) < budget
@@ -302,12 +329,12 @@ def test_int8_decode_merges_sibling_matvecs(monkeypatch):
     layers = model.config.num_hidden_layers
     assert merged.compiled(1).report.pass_statistics("mlc-merge-sibling-matmuls") == {
         "matmuls merged": 5 * layers, "merged matmuls": 2 * layers}
-    assert merged.compiled(PROMPT).report.pass_statistic("mlc-merge-sibling-matmuls", "matmuls merged") == 0
+    assert merged.compiled(PROMPT, prompt=True).report.pass_statistic("mlc-merge-sibling-matmuls", "matmuls merged") == 0
     monkeypatch.setattr(MergeSiblingMatmuls, "run", lambda self, module: None)
     separate = mlc.generator(model, max_cache_len=48, precision="int8")
     assert separate.compiled(1).report.pass_statistics("mlc-merge-sibling-matmuls") == {}
     assert torch.equal(separate.generate(prompt, NEW_TOKENS, stop_at_eos=False), tokens)
-    caches = merged.compiled(PROMPT)(prompt, torch.tensor(0), *merged.empty_cache())[2:]
+    caches = merged.compiled(PROMPT, prompt=True)(prompt)[2:]
     step = (tokens[:, PROMPT:PROMPT + 1], torch.tensor(PROMPT), *caches)
     torch.testing.assert_close(merged.compiled(1)(*step)[0], separate.compiled(1)(*step)[0], rtol=0, atol=0)
 
