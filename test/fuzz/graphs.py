@@ -400,6 +400,30 @@ def slicing(b: Builder) -> Value | None:
     return b.emit(f"{operand.name}[{index}]", operand.shape[:axis] + (length,) + operand.shape[axis + 1:], [operand])
 
 
+def pad(b: Builder) -> Value | None:
+    """F.pad of the last dims: constant (any value, any number of dims), or reflect and
+    replicate (of 1 to 3 dims, on inputs of one or two more dims, as torch takes them)."""
+    operand = b.pick(min_rank=1)
+    if operand is None:
+        return None
+    modes = ["constant"] + (["reflect", "replicate"] if operand.rank >= 2 else [])
+    mode = b.draw(st.sampled_from(modes))
+    if mode == "constant":
+        dims = b.draw(st.integers(1, operand.rank))
+    else:
+        dims = b.draw(st.sampled_from([d for d in (operand.rank - 1, operand.rank - 2) if 1 <= d <= 3]))
+    shape = list(operand.shape)
+    pads = []
+    for axis in range(operand.rank - 1, operand.rank - 1 - dims, -1):  # torch's order: the last dim first
+        most = shape[axis] - 1 if mode == "reflect" else 2  # a reflection stays inside the dim
+        before, after = b.draw(st.integers(0, most)), b.draw(st.integers(0, most))
+        pads += [before, after]
+        shape[axis] += before + after
+    value = b.draw(st.sampled_from([0.0, -1.0, 0.5])) if mode == "constant" else 0.0
+    extra = f", mode='{mode}'" if mode != "constant" else (f", value={value}" if value else "")
+    return b.emit(f"F.pad({operand.name}, {tuple(pads)}{extra})", tuple(shape), [operand])
+
+
 def concatenate(b: Builder) -> Value | None:
     first = b.pick(min_rank=1)
     if first is None:
@@ -501,7 +525,7 @@ def exact(b: Builder) -> Value:
 
 
 OPS = [unary, binary, reduction, softmax, normalization, linear, matmul, convolution, pooling, reshape, permute,
-       slicing, concatenate, expand, select_where, attention, outer, exact]
+       slicing, pad, concatenate, expand, select_where, attention, outer, exact]
 
 
 @st.composite

@@ -12,16 +12,22 @@ each batch from its own seed (`--seed` + batch number, so a run is repeatable). 
 failure ends its batch: it is reduced to the lines that still fail the same way
 (reduce.py), its reproducer goes to `--out` (default build/fuzz) and the next batch goes
 on. The program being compiled is always in `--out`/current-<first seed>.py (one file
-per run, so that runs side by side keep their own), with its batch and configuration,
-so a run that dies in native code leaves it behind. The summary counts programs,
-findings by kind, and the time.
+per run, so that runs side by side keep their own), as a reproducer with its batch and
+configuration. Each batch runs in a process of its own (`--in-process`: all in this
+one), so a crash in native code (mlc-opt or IREE killed by a signal) is a finding too:
+that file becomes its reproducer, unreduced, and the run goes on. The summary counts
+programs, findings by kind, and the time.
 """
 
 import argparse
 import collections
 import json
 import os
+import re
+import signal
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -29,7 +35,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 os.environ.setdefault("MLC_CACHE_DIR", str(HERE.parents[1] / "build" / "cache"))
 
-from check import Finding, check, configurations, finding, write_reproducer  # noqa: E402
+from check import Finding, check, configurations, finding, reproducer, write_reproducer  # noqa: E402
 from graphs import programs  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from hypothesis.errors import FlakyFailure  # noqa: E402
@@ -48,16 +54,21 @@ class Campaign:
         self.current = out / f"current-{first_seed}.py"  # the program being compiled
         self.batch_seed = first_seed
         self.tried = 0
+        self.in_batch = 0  # programs of the batch running
         self.ops: collections.Counter = collections.Counter()  # how often each op was drawn
         self.findings: list[dict] = []
         self.failing: tuple | None = None  # the configuration and finding of the example being shrunk
 
     def property(self, program) -> None:
         self.tried += 1
+        self.in_batch += 1
         self.ops.update(program.ops)
         self.out.mkdir(parents=True, exist_ok=True)
         for configuration in configurations(program.source(), self.also, self.every, self.library):
-            self.current.write_text(f"# batch {self.batch_seed}, compiling for {configuration}\n{program.source()}")
+            died = Finding("crash", f"the process died compiling or running it (batch {self.batch_seed})")
+            self.current.write_text(f"# batch {self.batch_seed}, compiling for {configuration}, program "
+                                    f"{self.in_batch} of the batch, {len(program.lines)} op(s)\n"
+                                    f"{reproducer(program, configuration, died)}")
             try:
                 check(program, configuration)
             except Finding as finding:
@@ -66,7 +77,7 @@ class Campaign:
 
     def batch(self, batch_seed: int, examples: int) -> None:
         """`examples` programs from `batch_seed`; a failure is reduced and written."""
-        self.failing, self.batch_seed = None, batch_seed
+        self.failing, self.batch_seed, self.in_batch = None, batch_seed, 0
 
         @seed(batch_seed)
         @settings(max_examples=examples, deadline=None, database=None, derandomize=False, print_blob=False,
@@ -93,6 +104,41 @@ class Campaign:
             self.log(f"  {found.kind} ({configuration}): {found.detail}\n    reduced from {drawn} to "
                      f"{len(program.lines)} op(s): {path}")
 
+    def batch_in_child(self, batch_seed: int, examples: int, command: list[str]) -> None:
+        """`batch` in a process of its own (`command`, given where to write its results), so
+        that a crash in native code ends the child, not the run: the program it was
+        compiling, left in `self.current`, becomes the finding's reproducer."""
+        self.batch_seed = batch_seed
+        with tempfile.TemporaryDirectory(prefix="mlc-fuzz-") as folder:
+            results = Path(folder) / "batch.json"
+            done = subprocess.run([*command, str(results)])
+            if results.exists():
+                child = json.loads(results.read_text())
+                self.tried += child["tried"]
+                self.ops.update(child["ops"])
+                self.findings += child["findings"]
+            else:
+                self.crashed(batch_seed, done.returncode)
+
+    def crashed(self, batch_seed: int, returncode: int) -> None:
+        """Records the child that ran `batch_seed` and died (`returncode`) as a finding."""
+        why = f"killed by {signal.Signals(-returncode).name}" if returncode < 0 else f"exit status {returncode}"
+        header, _, text = self.current.read_text().partition("\n") if self.current.exists() else ("", "", "")
+        if f"# batch {batch_seed}, " not in header:  # it died before its first compile
+            self.findings.append({"kind": "crash", "configuration": "", "detail": f"batch {batch_seed}: {why} "
+                                  "before its first program", "ops": [0, 0], "reproducer": ""})
+            self.log(f"  crash: batch {batch_seed}: {why} before its first program")
+            return
+        configuration, programs, ops = re.fullmatch(
+            r"# batch \d+, compiling for (.*), program (\d+) of the batch, (\d+) op\(s\)", header).groups()
+        self.tried += int(programs)
+        path = self.out / f"seed{batch_seed}-{len(self.findings)}.py"
+        path.write_text(text.replace("the process died compiling or running it", f"the process was {why} "
+                                     "compiling or running it", 1))
+        self.findings.append({"kind": "crash", "configuration": configuration, "detail": f"{why}, not reduced",
+                              "ops": [int(ops), int(ops)], "reproducer": str(path)})
+        self.log(f"  crash ({configuration}): {why}, program {programs} of batch {batch_seed}: {path}")
+
     @staticmethod
     def _reduced(program, configuration, found):
         """The fewest lines that still fail the same way, and their finding."""
@@ -117,19 +163,32 @@ def main(argv=None) -> int:
                         help="no configuration with every matmul on mlc's plugin")
     parser.add_argument("--out", type=Path, default=HERE.parents[1] / "build" / "fuzz")
     parser.add_argument("--json", type=Path, help="also write the summary here")
+    parser.add_argument("--in-process", action="store_true",
+                        help="run every batch in this process (a crash in native code then ends the run)")
+    parser.add_argument("--run-seed", type=int, help=argparse.SUPPRESS)  # a child's: its run's first seed
+    parser.add_argument("--one-batch", type=Path, help=argparse.SUPPRESS)  # a child's: its results' file
     args = parser.parse_args(argv)
 
     also = [target for target in args.also.split(",") if target]
     library = not args.no_library and _plugin_available()
     campaign = Campaign(args.out, also, args.sample_every, args.max_ops, lambda line: print(line, flush=True),
-                        first_seed=args.seed, library=library)
+                        first_seed=args.seed if args.run_seed is None else args.run_seed, library=library)
+    if args.one_batch:
+        campaign.batch(args.seed, args.graphs)
+        args.one_batch.write_text(json.dumps({"tried": campaign.tried, "ops": dict(campaign.ops),
+                                              "findings": campaign.findings}))
+        return 0
     start = time.monotonic()
     batch_seed = args.seed
     while campaign.tried < args.graphs:
         if args.minutes is not None and time.monotonic() - start > args.minutes * 60:
             break
         before = campaign.tried
-        campaign.batch(batch_seed, min(BATCH, args.graphs - campaign.tried))
+        examples = min(BATCH, args.graphs - campaign.tried)
+        if args.in_process:
+            campaign.batch(batch_seed, examples)
+        else:
+            campaign.batch_in_child(batch_seed, examples, _child(args, batch_seed, examples, library))
         print(f"batch {batch_seed}: {campaign.tried - before} programs; {campaign.tried} in "
               f"{time.monotonic() - start:.0f} s, {len(campaign.findings)} finding(s)", flush=True)
         batch_seed += 1
@@ -143,6 +202,15 @@ def main(argv=None) -> int:
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2))
     return 1 if campaign.findings else 0
+
+
+def _child(args, batch_seed: int, examples: int, library: bool) -> list[str]:
+    """The command that runs one batch of this run in a process of its own; the file for
+    its results comes last."""
+    return [sys.executable, str(Path(__file__).resolve()), "--graphs", str(examples), "--seed", str(batch_seed),
+            "--max-ops", str(args.max_ops), "--also", args.also, "--sample-every", str(args.sample_every),
+            "--out", str(args.out), "--run-seed", str(args.seed), *([] if library else ["--no-library"]),
+            "--one-batch"]
 
 
 def _plugin_available() -> bool:

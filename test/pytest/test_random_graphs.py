@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from mlc.driver.backends import matmul_library, targets
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
+FUZZ = Path(__file__).resolve().parents[1] / "fuzz"
+sys.path.insert(0, str(FUZZ))
 from check import Configuration, Finding, check, configurations, has_matmul, reproducer  # noqa: E402
 from graphs import Program, Value, programs  # noqa: E402
 
@@ -114,6 +115,13 @@ FOUND = {
     "a conv's result subtracted from a square activation": (
         lambda x, y, w: y - torch.nn.functional.conv2d(x, w, padding=1),
         (torch.randn(1, 5, 1, 1), torch.randn(1, 5, 5, 5), torch.randn(5, 5, 3, 3))),
+    # seed 391001: a pad in mlc's group with its producer; IREE's -O2 code wrote the padded
+    # values shifted by one, its first lost and its last repeated (a wrong result, no error)
+    "a constant pad of a computed value": (
+        lambda x: torch.nn.functional.pad(x * 3.0, (1, 2), value=-1.0), (torch.randn(6),)),
+    "a zero pad of a computed 2-D value, summed": (
+        lambda x: torch.nn.functional.pad(x.reshape(2, 3) * 3.0, (1, 2, 0, 1)).sum(0), (torch.randn(6),)),
+    "a pad of a sine, summed": (lambda x: torch.nn.functional.pad(x.sin(), (1, 1)).sum(), (torch.randn(6),)),
 }
 
 
@@ -365,12 +373,7 @@ def test_a_flaky_failure_is_a_finding_and_the_run_goes_on(monkeypatch, tmp_path)
     """A program that fails once and passes when Hypothesis runs it again (the Vulkan
     reduction above) is recorded as a flaky finding with its reproducer, unreduced; it
     used to end the whole run with Hypothesis's FlakyFailure."""
-    import importlib.util
-
-    # By its path: `run` alone may be test/conformance/run.py, put on sys.path by another test file
-    spec = importlib.util.spec_from_file_location("fuzz_run", Path(__file__).resolve().parents[1] / "fuzz" / "run.py")
-    fuzz_run = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fuzz_run)
+    fuzz_run = _fuzz_run()
     calls = []
 
     def first_call_fails(program, configuration):
@@ -387,3 +390,48 @@ def test_a_flaky_failure_is_a_finding_and_the_run_goes_on(monkeypatch, tmp_path)
     assert Path(found["reproducer"]).exists()
     # the program last compiled stays behind, named by the run, with its batch and target
     assert (tmp_path / "current-0.py").read_text().startswith("# batch 5, compiling for llvm-cpu -O")
+
+
+def _fuzz_run():
+    """test/fuzz/run.py, loaded by its path: `run` alone may be test/conformance/run.py,
+    put on sys.path by another test file."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("fuzz_run", FUZZ / "run.py")
+    fuzz_run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fuzz_run)
+    return fuzz_run
+
+
+# A child batch of the fuzzer whose checks pass, but for the one numbered by argv[1], where
+# the process dies as a segfault in mlc-opt or IREE kills it. The results' file comes last.
+CHILD_BATCH = """
+import os, signal, sys
+sys.path.insert(0, {fuzz!r})
+import run
+calls = []
+def check(program, configuration):
+    calls.append(configuration)
+    if len(calls) == int(sys.argv[1]):
+        os.kill(os.getpid(), signal.SIGSEGV)
+run.check = check
+sys.exit(run.main(["--graphs", "3", "--seed", sys.argv[2], "--out", {out!r}, "--run-seed", "0", "--no-library",
+                   "--one-batch", sys.argv[3]]))
+"""
+
+
+def test_a_crash_in_native_code_is_a_finding_and_the_run_goes_on(tmp_path):
+    """Each batch runs in a process of its own: one killed by a signal (mlc-opt's segfault
+    at seed 380103 took a whole run down with it) is a finding, with the program it was
+    compiling as its reproducer, and the next batch runs."""
+    fuzz_run = _fuzz_run()
+    campaign = fuzz_run.Campaign(tmp_path, [], 10, 3, lambda line: None)
+    script = CHILD_BATCH.format(fuzz=str(FUZZ), out=str(tmp_path))
+    campaign.batch_in_child(5, 3, [sys.executable, "-c", script, "3", "5"])  # dies at program 2's first check
+    campaign.batch_in_child(6, 3, [sys.executable, "-c", script, "0", "6"])  # passes
+    [found] = campaign.findings
+    assert found["kind"] == "crash" and found["detail"] == "killed by SIGSEGV, not reduced"
+    assert found["configuration"] == "llvm-cpu -O0"
+    text = Path(found["reproducer"]).read_text()
+    assert "the process was killed by SIGSEGV compiling or running it (batch 5)" in text and "class Model" in text
+    assert campaign.tried == 2 + 3  # the batch that died got to its second program
