@@ -7,7 +7,7 @@ to its options (`Target.bind`, target.py).
 
 from ...errors import UserError
 from . import iree, jit, parameters
-from .target import BoundTarget, Target
+from .target import PROMISES, BoundTarget, Target
 
 TARGETS: dict[str, Target] = {target.name: target for target in (*iree.TARGETS, jit.MLIR_CPU)}
 
@@ -44,4 +44,8 @@ def describe() -> str:
         status = "runs here" if runs else f"compile-only here: {why}"
         lines.append(f"{target.name:<14} {target.description}")
         lines.append(f"{'':<14} needs: {target.needs}; {status}")
+        lines.append(f"{'':<14} options: {', '.join(target.options) or 'none'}")
+    lines.append(f"every target also takes the promise {', '.join(PROMISES)} (true or false; target_options in "
+                 "Python): an attention's keys and values past the last key it attends to are zeros, as "
+                 "mlc.generator's caches are, and need not be read")
     return "\n".join(lines)
