@@ -176,6 +176,28 @@ def test_a_zero_tail_still_makes_an_infinite_query_nan_as_torch_does():
     assert torch.isnan(compiled(q, k, v, keep)[0, 1, 2]).all()
 
 
+def test_a_zero_tail_makes_a_query_infinite_in_bf16_nan():
+    """At bf16 the scores multiply the query rounded to bf16, where 3.4e38 (finite in f32,
+    within half a bf16 step of the largest float) is inf: the row is NaN over all n, as
+    for an infinite query above, though the query the plugin holds is finite. Without
+    AVX-512-BF16 the products multiply f32, and the row is f32's."""
+    q, k, v, keep = zero_tail(4, 32)
+    k[..., :32, :] = -k[..., :32, :].abs() - 0.1
+    q[0, 1, 2] = 0.0
+    q[0, 1, 2, 0] = 3.4e38
+    assert torch.isinf(q.to(torch.bfloat16)).sum() == 1 and torch.isfinite(q).all()
+    compiled = mlc.compile(Attention(), (q, k, v, keep), precision="bf16", **TAIL)
+    assert "zero_masked_tail = true" in compiled.ir("mlc") and "bf16_products = true" in compiled.ir("mlc")
+    out = compiled(q, k, v, keep)
+    if "avx512_bf16" in cpu_flags():
+        assert torch.isnan(out[0, 1, 2]).all()
+        out[0, 1, 2] = 0.0  # the other rows are bf16's
+        assert torch.isfinite(out).all()
+    else:
+        with torch.no_grad():
+            assert_matches(out, Attention()(q, k, v, keep))
+
+
 def test_self_attention_of_one_input():
     """q, k and v one value (random programs, seed 165005): mlc-attention-views erased the
     view ops that cut its heads once per operand, and the second read an erased op (the

@@ -307,17 +307,25 @@ static size_t attended_keys(const mlc_attention_params_t* p, const float* mask, 
   return rounded == 0 ? (n < 16 ? n : 16) : (rounded < n ? rounded : n);
 }
 
-static int all_finite(const float* x, size_t count) {
-  for (size_t c = 0; c < count; ++c)
-    if (!isfinite(x[c])) return 0;
+/* Whether the query row stays finite as the products read it: as it is, or, where they
+ * multiply bf16, rounded to bf16 (nearest even), where a float within half a bf16 step of
+ * the largest (its bits at least 0x7F7F8000) becomes inf. */
+static int all_finite(const float* x, size_t count, int as_bf16) {
+  const uint32_t first_infinite = as_bf16 ? 0x7F7F8000u : 0x7F800000u;
+  for (size_t c = 0; c < count; ++c) {
+    uint32_t bits;
+    memcpy(&bits, x + c, sizeof bits);
+    if ((bits & 0x7FFFFFFFu) >= first_infinite) return 0;
+  }
   return 1;
 }
 
 /* The softmax of a row of scores (the mask added) over the `read` keys of n, as torch
- * takes it over all n: its weights, zeros (ZERO_MASKED_ROWS: every score -inf), or NaN. */
-static void finish_row(const mlc_attention_params_t* p, float* row, size_t read, const float* q_row) {
+ * takes it over all n: its weights, zeros (ZERO_MASKED_ROWS: every score -inf), or NaN.
+ * `bf16`: the scores multiplied the query rounded to bf16. */
+static void finish_row(const mlc_attention_params_t* p, float* row, size_t read, const float* q_row, int bf16) {
   int outcome = softmax_row(row, read);
-  if (outcome == SOFTMAX_ALL_MINUS_INF && read < p->n && !all_finite(q_row, p->d))
+  if (outcome == SOFTMAX_ALL_MINUS_INF && read < p->n && !all_finite(q_row, p->d, bf16))
     outcome = SOFTMAX_NAN; /* the keys not read score q . 0 = NaN */
   if (outcome == SOFTMAX_ALL_MINUS_INF && (p->flags & ATTENTION_ZERO_MASKED_ROWS)) {
     memset(row, 0, read * sizeof(float));
@@ -357,7 +365,7 @@ static int attention_head(const mlc_attention_params_t* p, size_t head) {
     const float* mask_row = mask + i * p->mask_row_stride;
     if (p->flags & ATTENTION_HAS_MASK)
       for (size_t j = 0; j < n; ++j) row[j] += mask_row[j * p->mask_column_stride];
-    finish_row(p, row, n, q + i * q_stride);
+    finish_row(p, row, n, q + i * q_stride, bf16);
   }
   if (n == 0) {  /* softmax over no keys: an empty sum, and torch gives zeros */
     for (size_t i = 0; i < m; ++i) memset(out + i * out_stride, 0, p->dv * sizeof(float));
