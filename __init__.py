@@ -64,7 +64,7 @@ def compile(model, example_args=None, *, target: str = "llvm-cpu", opt_level: in
     return compiled
 
 
-def generator(model, *, max_cache_len: int = 256, **compile_options):
+def generator(model, *, max_cache_len: int = 256, prompt_buckets="powers-of-two", **compile_options):
     """A Hugging Face causal LM compiled for generation with a static key/value cache.
 
     `generator.generate(input_ids, max_new_tokens, **options)` gives what `model.generate(
@@ -74,11 +74,14 @@ def generator(model, *, max_cache_len: int = 256, **compile_options):
     length; the prompt plus the new tokens fit in `max_cache_len`), and `generator.timings`
     the time to first token and per token.
     `compile_options` are `mlc.compile`'s (`target`, `precision`, `opt_level`, ...); the
-    prefill (one executable per prompt length) and the decode step are compiled on first use.
+    prefill and the decode step are compiled on first use. A prompt runs right-padded to the
+    smallest of `prompt_buckets` that holds it, so one prefill executable serves each
+    bucket: "powers-of-two" (16, 32, 64, ... up to `max_cache_len`), "exact" (one per
+    prompt length), or a list of lengths (a prompt past the largest runs at its own).
     """
     from .driver.tools.generate import Generator
 
-    return Generator(model, max_cache_len=max_cache_len, **compile_options)
+    return Generator(model, max_cache_len=max_cache_len, prompt_buckets=prompt_buckets, **compile_options)
 
 
 def coverage(model, example_args, *, dynamic_shapes=None, targets=None):

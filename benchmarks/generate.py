@@ -157,7 +157,8 @@ def run_model(name: str, precisions: list[str], args) -> list[dict]:
         variants = {}
         start = time.perf_counter()
         generator = mlc.generator(model, max_cache_len=cache, precision=precision)
-        generator.compiled(args.prompt, args.batch), generator.compiled(1, args.batch)
+        generator.compiled(generator.prompt_bucket(args.prompt), args.batch, prompt=True)
+        generator.compiled(1, args.batch)
         log(f"{name} {precision}: mlc compiled in {time.perf_counter() - start:.0f} s")
         variants["eager"] = eager_variant(model, precision)  # first: f32 eager's tokens are the reference
         variants["eager static"] = eager_variant(model, precision, cache_implementation="static")

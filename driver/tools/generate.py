@@ -7,7 +7,8 @@
     generator.timings                                           # time to first token, ms per token
 
 The model is compiled twice, as one `CacheStep`: for the prompt (prefill, one
-executable per prompt length) and for one new token (decode). The cache is
+executable per bucket of prompt lengths: 16, 32, 64, ... by default, `prompt_buckets`)
+and for one new token (decode). The cache is
 transformers' static cache: a fixed-capacity key and value tensor per layer, written
 at the run-time `position` (`index_copy`), so every decode step has one shape and one
 executable. Each decode call takes the caches and returns them updated: mlc's
@@ -57,9 +58,16 @@ class CacheStep(torch.nn.Module):
         self.config = model.config.get_text_config()
 
     def forward(self, input_ids: torch.Tensor, position: torch.Tensor, *caches: torch.Tensor):
-        return self._run(input_ids, position, caches)
+        return self.call(input_ids, position, (), caches)
 
-    def _run(self, input_ids: torch.Tensor, position: torch.Tensor, caches, **model_inputs):
+    def call(self, input_ids: torch.Tensor, position: torch.Tensor, inputs, caches, last_row=None):
+        """The step on `inputs` (what the step takes beyond the tokens, the position and the
+        caches: none here), its logits those of row `last_row` (a 0-d tensor; None: the last)."""
+        if inputs:
+            raise TypeError(f"{type(self).__name__} takes no inputs beyond the tokens, the position and the caches")
+        return self._run(input_ids, position, caches, last_row)
+
+    def _run(self, input_ids: torch.Tensor, position: torch.Tensor, caches, last_row, **model_inputs):
         from transformers.cache_utils import StaticCache
 
         cache = StaticCache(max_cache_len=self.max_cache_len, config=self.config)
@@ -69,16 +77,21 @@ class CacheStep(torch.nn.Module):
             layer.keys = keys.clone()  # written in place by the model: a copy keeps the inputs unchanged
             layer.values = values.clone()
             layer.cumulative_length = position.clone()
-        logits = self.model(input_ids=input_ids, past_key_values=cache, use_cache=True, **self._last_row,
-                            **model_inputs).logits[:, -1, :]
+        keeps = "logits_to_keep" in inspect.signature(self.model.forward).parameters
+        logits = self.model(input_ids=input_ids, past_key_values=cache, use_cache=True, **model_inputs,
+                            **self._rows_kept(keeps, last_row)).logits
+        logits = logits[:, -1, :] if keeps or last_row is None else logits.index_select(1, last_row.reshape(1))[:, 0]
         caches = (tensor for layer in cache.layers for tensor in (layer.keys, layer.values))
         return (logits, logits.argmax(-1, keepdim=True), *caches)
 
-    @property
-    def _last_row(self) -> dict:
-        """transformers' `logits_to_keep=1`, where the model takes it: the LM head then
-        multiplies the last row only (Llama's prompt of 32: 31 ms of a 170 ms prefill)."""
-        return {"logits_to_keep": 1} if "logits_to_keep" in inspect.signature(self.model.forward).parameters else {}
+    @staticmethod
+    def _rows_kept(keeps: bool, last_row) -> dict:
+        """transformers' `logits_to_keep`, where the model takes it: the last row (1), or row
+        `last_row` (a tensor of positions); the LM head then multiplies that row only
+        (Llama's prompt of 32: 31 ms of a 170 ms prefill)."""
+        if not keeps:
+            return {}
+        return {"logits_to_keep": 1 if last_row is None else last_row.reshape(1)}
 
 
 class PaddedCacheStep(CacheStep):
@@ -89,17 +102,27 @@ class PaddedCacheStep(CacheStep):
 
     def forward(self, input_ids: torch.Tensor, position: torch.Tensor, attention_mask: torch.Tensor,
                 position_ids: torch.Tensor, *caches: torch.Tensor):
-        return self._run(input_ids, position, caches, attention_mask=attention_mask, position_ids=position_ids)
+        return self.call(input_ids, position, (attention_mask, position_ids), caches)
+
+    def call(self, input_ids: torch.Tensor, position: torch.Tensor, inputs, caches, last_row=None):
+        attention_mask, position_ids = inputs
+        return self._run(input_ids, position, caches, last_row, attention_mask=attention_mask,
+                         position_ids=position_ids)
 
 
 class PromptStep(torch.nn.Module):
-    """A step's first call, from empty caches: `step`'s inputs but the position (0) and
-    the caches. `step` holds the prompt's tokens only (its `max_cache_len` is the prompt's
-    length), and its caches are padded with zeros to `capacity` on the way out. Taken
-    from the host, a long cache cost the first token its allocation in torch and its copy
-    into IREE; written into zeros of the capacity inside, a scatter over all of it. GPT-2
-    int8 at a capacity of 1024 (Intel Xeon model 207): 92 ms to the first token, now 21
-    (15 at 96), with the CPU device reusing the memory of freed caches (iree.cpu_device)."""
+    """A step's first call, from empty caches: the prompt's tokens right-padded to `step`'s
+    `max_cache_len` (a bucket of prompt lengths, `prompt_buckets`), the prompt's `length`,
+    and `step`'s inputs but the position (0) and the caches.
+
+    The tokens past `length` only follow the prompt (causal attention: no prompt token
+    reads them); the logits are the prompt's last token's, and the caches are zeros from
+    slot `length` on, padded with zeros to `capacity` on the way out. So one executable
+    serves every prompt length of its bucket. Taken from the host, a long cache cost the
+    first token its allocation in torch and its copy into IREE; written into zeros of the
+    capacity inside, a scatter over all of it. GPT-2 int8 at a capacity of 1024 (Intel
+    Xeon model 207): 92 ms to the first token, now 21 (15 at 96), with the CPU device
+    reusing the memory of freed caches (iree.cpu_device)."""
 
     def __init__(self, step: CacheStep, capacity: int, layers: int):
         super().__init__()
@@ -107,13 +130,37 @@ class PromptStep(torch.nn.Module):
         self.capacity = capacity
         self.layers = layers
 
-    def forward(self, input_ids: torch.Tensor, *inputs: torch.Tensor):
-        shape = cache_shape(self.step.config, self.step.max_cache_len, input_ids.shape[0])
+    def forward(self, input_ids: torch.Tensor, length: torch.Tensor, *inputs: torch.Tensor):
+        slots = self.step.max_cache_len
+        shape = cache_shape(self.step.config, slots, input_ids.shape[0])
         dtype = next(self.step.model.parameters()).dtype
         caches = [torch.zeros(shape, dtype=dtype) for _ in range(2 * self.layers)]
-        logits, token, *caches = self.step(input_ids, torch.zeros((), dtype=torch.int64), *inputs, *caches)
-        tail = self.capacity - self.step.max_cache_len
-        return (logits, token, *(torch.nn.functional.pad(cache, (0, 0, 0, tail)) for cache in caches))
+        logits, token, *caches = self.step.call(input_ids, torch.zeros((), dtype=torch.int64), inputs, caches,
+                                                last_row=length - 1)
+        written = (torch.arange(slots) < length)[:, None]  # [slots, 1]: the prompt's slots
+        tail = self.capacity - slots
+        return (logits, token,
+                *(torch.nn.functional.pad(torch.where(written, cache, 0.0), (0, 0, 0, tail)) for cache in caches))
+
+
+def prompt_bucket_lengths(buckets, capacity: int) -> tuple[int, ...]:
+    """The prompt lengths a generator compiles its prompt's call for, ascending: a prompt
+    takes the smallest that holds it (right-padded to it, PromptStep), or its own length
+    past the largest. "powers-of-two": 16, 32, 64, ... and the capacity, so that any
+    prompt takes at most twice its rows (or 16) and a generator of capacity 1024 at most 7
+    executables; "exact": each prompt length its own executable; or the lengths given."""
+    if buckets == "powers-of-two":
+        return tuple(1 << power for power in range(4, capacity.bit_length()) if 1 << power < capacity) + (capacity,)
+    if buckets == "exact":
+        return ()
+    if isinstance(buckets, str) or not hasattr(buckets, "__iter__") or \
+            not all(isinstance(b, int) and not isinstance(b, bool) for b in buckets):
+        raise UserError(f"mlc.generator: prompt_buckets must be \"powers-of-two\", \"exact\" or a list of prompt "
+                        f"lengths, not {buckets!r}")
+    outside = [b for b in buckets if not 1 <= b <= capacity]
+    if outside:
+        raise UserError(f"mlc.generator: prompt_buckets {outside} are not lengths from 1 to max_cache_len {capacity}")
+    return tuple(sorted(set(buckets)))
 
 
 class Padding:
@@ -128,9 +175,15 @@ class Padding:
         # transformers' positions of a padded prompt (prepare_inputs_for_generation)
         self.prompt_positions = (mask.cumsum(-1) - 1).masked_fill(mask == 0, 1)
 
-    def prompt(self) -> list[torch.Tensor]:
-        """The inputs of the prompt's call (a PromptStep), whose cache holds the prompt only."""
-        return [self.slots[:, :self.prompt_positions.shape[1]].clone(), self.prompt_positions]
+    def prompt(self, tokens: int) -> list[torch.Tensor]:
+        """The inputs of the prompt's call (a PromptStep) of `tokens` slots: the prompt's,
+        then those of the tokens that pad it to its bucket. These count as tokens that
+        follow it (each at the next position), as they do unpadded: every key the call
+        holds is then one its last row attends to, and none is masked for every row."""
+        batch, length = self.prompt_positions.shape
+        following = torch.arange(1, tokens - length + 1)
+        slots = torch.cat([self.slots[:, :length], torch.ones(batch, tokens - length, dtype=torch.int64)], 1)
+        return [slots, torch.cat([self.prompt_positions, self.prompt_positions[:, -1:] + following], 1)]
 
     def token_at(self, slot: int) -> list[torch.Tensor]:
         """The inputs of the step that writes each sequence's next token at `slot`."""
@@ -142,7 +195,7 @@ class Padding:
 class NoPadding:
     """Prompts of one length: no inputs beyond the tokens, the position and the caches."""
 
-    def prompt(self) -> list:
+    def prompt(self, tokens: int) -> list:
         return []
 
     def token_at(self, slot: int) -> list:
@@ -171,7 +224,8 @@ def _with_zero_masked_tail(compile_options: dict) -> dict:
 class Generator:
     """A causal LM compiled for generation with a static cache (`mlc.generator`)."""
 
-    def __init__(self, model: torch.nn.Module, *, max_cache_len: int, **compile_options):
+    def __init__(self, model: torch.nn.Module, *, max_cache_len: int, prompt_buckets="powers-of-two",
+                 **compile_options):
         if not hasattr(model, "config") or not hasattr(model, "generation_config"):
             raise UserError(f"mlc.generator takes a Hugging Face causal LM (a transformers PreTrainedModel with "
                             f"generation), not a {type(model).__name__}")
@@ -183,9 +237,10 @@ class Generator:
         self.step = CacheStep(model.eval(), max_cache_len)
         self.padded_step = PaddedCacheStep(model, max_cache_len)
         self.max_cache_len = max_cache_len
+        self.prompt_buckets = prompt_bucket_lengths(prompt_buckets, max_cache_len)
         self.compile_options = _with_zero_masked_tail(compile_options)
         self.layers = config.num_hidden_layers
-        # (batch, tokens per call, padded) -> Compiled: 1 token is decode, others a prompt length
+        # (batch, tokens per call, padded, prompt) -> Compiled: the prompt's calls have a bucket's tokens
         self._compiled = {}
         self.timings = Timings()
 
@@ -198,8 +253,9 @@ class Generator:
     def compiled(self, tokens: int, batch: int = 1, padded: bool = False, *, prompt: bool = False):
         """The executable for calls of `tokens` tokens of `batch` sequences (`padded`: left-padded
         ones, a PaddedCacheStep), compiled on first use. A `prompt` call starts from empty
-        caches (a PromptStep): it takes the step's inputs but the position and the caches,
-        and a padded prompt's `attention_mask` covers the prompt's slots only. Attention
+        caches (a PromptStep): it takes `tokens` tokens (a prompt right-padded to them), the
+        prompt's length, and the step's inputs but the position and the caches; a padded
+        prompt's `attention_mask` covers the call's slots only (Padding.prompt). Attention
         takes the cache slots past those a call attends to as the zeros the prompt's call
         leaves there (`zero-masked-tail`)."""
         key = batch, tokens, padded, prompt
@@ -212,7 +268,7 @@ class Generator:
             step = self.padded_step if padded else self.step
             if prompt:
                 step = PromptStep(type(step)(step.model, tokens), self.max_cache_len, self.layers)
-                example = (ids, *padding)
+                example = (ids, torch.tensor(tokens), *padding)
             else:
                 example = (ids, torch.tensor(0), *padding, *self.empty_cache(batch))
             self._compiled[key] = mlc.compile(step, example, **self.compile_options)
@@ -237,11 +293,14 @@ class Generator:
         choice = TokenChoice(self.step.model, options, prompt, stop_at_eos)
         batch, length = prompt.shape
         padding = NoPadding() if mask is None else Padding(mask, self.max_cache_len)
-        prefill = self.compiled(length, batch, padded=mask is not None, prompt=True)
+        bucket = self.prompt_bucket(length)
+        prefill = self.compiled(bucket, batch, padded=mask is not None, prompt=True)
         decode = self.compiled(1, batch, padded=mask is not None)
         logits = [] if output_logits or choice.on_host else None
         start = time.perf_counter()
-        token, caches = self._step(prefill, choice, logits, prompt, *padding.prompt())
+        padded_prompt = torch.nn.functional.pad(prompt, (0, bucket - length))
+        token, caches = self._step(prefill, choice, logits, padded_prompt, torch.tensor(length),
+                                   *padding.prompt(bucket))
         first = time.perf_counter()
         tokens = [token, *self._decode(decode, choice, padding, token, length, caches, max_new_tokens - 1, logits)]
         end = time.perf_counter()
@@ -249,6 +308,11 @@ class Generator:
                                tokens=len(tokens))
         tokens = torch.cat([prompt, *tokens], dim=1)
         return (tokens, tuple(logits)) if output_logits else tokens
+
+    def prompt_bucket(self, length: int) -> int:
+        """The tokens of the prompt's call for a prompt of `length`: the smallest of
+        `prompt_buckets` that holds it, else `length`."""
+        return next((bucket for bucket in self.prompt_buckets if bucket >= length), length)
 
     def _decode(self, decode, choice: TokenChoice, padding, token: torch.Tensor, start: int, caches: list,
                 steps: int, read) -> list[torch.Tensor]:

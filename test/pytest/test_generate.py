@@ -15,11 +15,18 @@ from mlc.driver.tools.generate import Padding, cache_shape
 from mlc.passes.merge_sibling_matmuls import MergeSiblingMatmuls
 
 PROMPT = 8
+BUCKET = 16  # the prompt's call: the prompt right-padded to the smallest of the powers of two from 16
 NEW_TOKENS = 32
 
 
 def prompt_of(model) -> torch.Tensor:
     return torch.randint(0, model.config.vocab_size, (1, PROMPT), generator=torch.Generator().manual_seed(1))
+
+
+def bucketed(prompt: torch.Tensor, tokens: int = BUCKET) -> torch.Tensor:
+    """`prompt` right-padded to `tokens` with tokens that are not 0 (what the generator pads
+    with): the prompt's call must not read them."""
+    return torch.cat([prompt, torch.full((prompt.shape[0], tokens - prompt.shape[1]), 7)], 1)
 
 
 @pytest.mark.iree
@@ -34,7 +41,7 @@ def test_greedy_tokens_equal_model_generate(name):
     actual = generator.generate(prompt, NEW_TOKENS, stop_at_eos=False)  # eager's min_new_tokens
     assert actual.tolist() == expected.tolist()
     assert generator.timings.tokens == NEW_TOKENS and 0 < generator.timings.per_token
-    assert sorted(generator._compiled) == [(1, 1, False, False), (1, PROMPT, False, True)]  # one prefill, one decode
+    assert sorted(generator._compiled) == [(1, 1, False, False), (1, BUCKET, False, True)]  # one prefill, one decode
 
 
 @pytest.mark.iree
@@ -117,8 +124,8 @@ def test_a_batch_of_prompts_equals_model_generate(name):
         with torch.no_grad():
             assert actual == seeded(4, model.generate, prompts, attention_mask=torch.ones_like(prompts),
                                     max_new_tokens=NEW_TOKENS, pad_token_id=0, **options)
-    assert sorted(generator._compiled) == [(1, 1, False, False), (1, PROMPT, False, True), (3, 1, False, False),
-                                          (3, PROMPT, False, True)]
+    assert sorted(generator._compiled) == [(1, 1, False, False), (1, BUCKET, False, True), (3, 1, False, False),
+                                          (3, BUCKET, False, True)]
 
 
 def left_padded(model, lengths: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
@@ -153,7 +160,7 @@ def test_left_padded_prompts_equal_model_generate(name):
         assert unstopped[row, PROMPT:].tolist() == alone[0, length:].tolist()
     generator.generate(ids, 2, attention_mask=torch.ones_like(mask))
     assert sorted(key for key in generator._compiled if key[0] == 3) == \
-        [(3, 1, False, False), (3, 1, True, False), (3, PROMPT, False, True), (3, PROMPT, True, True)]
+        [(3, 1, False, False), (3, 1, True, False), (3, BUCKET, False, True), (3, BUCKET, True, True)]
 
 
 def test_generation_settings_mlc_does_not_apply_are_refused():
@@ -222,16 +229,18 @@ def test_output_logits_are_model_generate_logits():
 def test_the_prompt_call_makes_caches_of_the_capacity(name):
     """The prompt's call takes no caches (PromptStep): it returns them at the generator's
     capacity, with the prompt's rows as eager's step writes them into zeroed caches and
-    zeros after them. A left-padded batch's too, its mask cut to the prompt's slots."""
+    zeros after them. The prompt comes right-padded to its bucket, with its length: the
+    logits are its last token's. A left-padded batch's too, its mask cut to the call's slots."""
     model = language_models.build(name)
     generator = mlc.generator(model, max_cache_len=24)
     ids, mask = left_padded(model, [PROMPT, 5])
     padding = Padding(mask, 24)
     for padded, inputs, eager_inputs, step in [
-            (False, [ids], [ids, torch.tensor(0)], generator.step),
-            (True, [ids, *padding.prompt()], [ids, torch.tensor(0), padding.slots, padding.prompt_positions],
+            (False, [], [ids, torch.tensor(0)], generator.step),
+            (True, padding.prompt(BUCKET), [ids, torch.tensor(0), padding.slots, padding.prompt_positions],
              generator.padded_step)]:
-        logits, token, *caches = generator.compiled(PROMPT, 2, padded, prompt=True)(*inputs)
+        logits, token, *caches = generator.compiled(BUCKET, 2, padded, prompt=True)(bucketed(ids), torch.tensor(PROMPT),
+                                                                                   *inputs)
         with torch.no_grad():
             expected_logits, _, *expected = step(*eager_inputs, *generator.empty_cache(2))
         torch.testing.assert_close(logits, expected_logits, rtol=1e-4, atol=1e-5)
@@ -241,6 +250,62 @@ def test_the_prompt_call_makes_caches_of_the_capacity(name):
             assert cache.shape == cache_shape(model.config, 24, 2)
             torch.testing.assert_close(cache, expected_cache, rtol=1e-4, atol=1e-5)
             assert not cache[:, :, PROMPT:].any()
+
+
+def without_rows_kept(model):
+    """`model` as a causal LM whose forward takes no `logits_to_keep`: its logits come for
+    every row, and the prompt's call picks its last token's."""
+    class NoRowsKept(type(model)):
+        def forward(self, input_ids=None, past_key_values=None, use_cache=None, attention_mask=None,
+                    position_ids=None, **kwargs):
+            return super().forward(input_ids=input_ids, past_key_values=past_key_values, use_cache=use_cache,
+                                   attention_mask=attention_mask, position_ids=position_ids, **kwargs)
+
+    bare = NoRowsKept(model.config).eval()
+    bare.load_state_dict(model.state_dict())
+    return bare
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("rows_kept", [True, False], ids=["logits_to_keep", "no logits_to_keep"])
+def test_prompts_of_one_bucket_share_an_executable(rows_kept):
+    """Prompts of 3, 8 and 13 tokens run right-padded to 16 on one executable, one of 20 to
+    32 on another, a left-padded batch of 13 and 5 on the padded one of 16: each gives
+    model.generate's tokens."""
+    model = language_models.build("llama-tiny")
+    if not rows_kept:
+        model = without_rows_kept(model)
+    generator = mlc.generator(model, max_cache_len=48)
+    rng = torch.Generator().manual_seed(3)
+    for length in [3, 8, 13, 20]:
+        prompt = torch.randint(1, model.config.vocab_size, (1, length), generator=rng)
+        expected = language_models.eager_generate(model, prompt, 12)
+        assert generator.generate(prompt, 12, stop_at_eos=False).tolist() == expected.tolist()
+    ids, mask = left_padded(model, [13, 5])
+    with torch.no_grad():
+        expected = model.generate(ids, attention_mask=mask, do_sample=False, max_new_tokens=12, min_new_tokens=12,
+                                  pad_token_id=0)
+    assert generator.generate(ids, 12, attention_mask=mask, stop_at_eos=False).tolist() == expected.tolist()
+    assert sorted(generator._compiled) == [(1, 1, False, False), (1, 16, False, True), (1, 32, False, True),
+                                          (2, 1, True, False), (2, 16, True, True)]
+
+
+def test_prompt_buckets():
+    """The default: powers of two from 16, and the capacity; "exact": a prompt's own length;
+    a list: its lengths, and a prompt past the largest runs at its own. Lengths outside the
+    cache, or anything else, are refused before anything compiles."""
+    model = language_models.build("gpt2-tiny")
+    generator = functools.partial(mlc.generator, model, max_cache_len=48)
+    assert generator().prompt_buckets == (16, 32, 48)
+    assert mlc.generator(model, max_cache_len=64).prompt_buckets == (16, 32, 64)
+    assert [generator().prompt_bucket(length) for length in [1, 16, 17, 33, 48]] == [16, 16, 32, 48, 48]
+    assert [generator(prompt_buckets="exact").prompt_bucket(length) for length in [1, 17]] == [1, 17]
+    assert [generator(prompt_buckets=[24, 8]).prompt_bucket(length) for length in [3, 9, 30]] == [8, 24, 30]
+    for buckets, message in [([0, 8], r"prompt_buckets \[0\] are not lengths from 1 to max_cache_len 48"),
+                             ([49], r"\[49\] are not lengths"), ("pow2", "must be \"powers-of-two\""),
+                             (16, "not 16"), ([8.0], "not \\[8.0\\]")]:
+        with pytest.raises(mlc.UserError, match=message):
+            generator(prompt_buckets=buckets)
 
 
 @pytest.mark.iree
@@ -308,7 +373,7 @@ def test_narrow_precisions_stay_within_their_budget(precision):
     model = language_models.build("gpt2-tiny")
     prompt = prompt_of(model)
     generator = mlc.generator(model, max_cache_len=48, precision=precision)
-    logits = generator.compiled(PROMPT, prompt=True)(prompt)[0]
+    logits = generator.compiled(BUCKET, prompt=True)(bucketed(prompt), torch.tensor(PROMPT))[0]
     with torch.no_grad():
         expected = model(prompt).logits[:, -1]
     assert 0 < relative_error(logits, expected) < budget
@@ -329,12 +394,12 @@ def test_int8_decode_merges_sibling_matvecs(monkeypatch):
     layers = model.config.num_hidden_layers
     assert merged.compiled(1).report.pass_statistics("mlc-merge-sibling-matmuls") == {
         "matmuls merged": 5 * layers, "merged matmuls": 2 * layers}
-    assert merged.compiled(PROMPT, prompt=True).report.pass_statistic("mlc-merge-sibling-matmuls", "matmuls merged") == 0
+    assert merged.compiled(BUCKET, prompt=True).report.pass_statistic("mlc-merge-sibling-matmuls", "matmuls merged") == 0
     monkeypatch.setattr(MergeSiblingMatmuls, "run", lambda self, module: None)
     separate = mlc.generator(model, max_cache_len=48, precision="int8")
     assert separate.compiled(1).report.pass_statistics("mlc-merge-sibling-matmuls") == {}
     assert torch.equal(separate.generate(prompt, NEW_TOKENS, stop_at_eos=False), tokens)
-    caches = merged.compiled(PROMPT, prompt=True)(prompt)[2:]
+    caches = merged.compiled(BUCKET, prompt=True)(bucketed(prompt), torch.tensor(PROMPT))[2:]
     step = (tokens[:, PROMPT:PROMPT + 1], torch.tensor(PROMPT), *caches)
     torch.testing.assert_close(merged.compiled(1)(*step)[0], separate.compiled(1)(*step)[0], rtol=0, atol=0)
 
