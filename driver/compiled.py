@@ -26,7 +26,6 @@ class Compiled:
                  planned=()):
         self._program = program
         self._ir = ir_levels
-        self.artifact = artifact
         self.bound_target = target
         self.target = target.name
         self.report = report
@@ -37,6 +36,9 @@ class Compiled:
         if owns_parameters:
             weakref.finalize(self, os.remove, parameters)
         self._main = target.load(artifact, parameters=parameters, driver=runtime_driver)
+        # where the runtime holds the executable, it is read there: `artifact` is let go
+        self._artifact = getattr(self._main, "executable", artifact)
+        self._statistics = getattr(artifact, "statistics", {}), getattr(artifact, "cache", "off")
         self._out_spec = program.call_spec.out_spec  # call_spec builds a namedtuple type per access
         self._example = user_input_values(program)
         self._outputs = output_roles(program)
@@ -59,6 +61,14 @@ class Compiled:
         return page
 
     @property
+    def artifact(self) -> bytes:
+        """The executable (a `.vmfb` for IREE's targets, with IREE's dispatch statistics), a
+        copy of what the runtime holds."""
+        if isinstance(self._artifact, memoryview):
+            return iree_backend.Executable.of(self._artifact, *self._statistics)
+        return self._artifact
+
+    @property
     def vmfb(self) -> bytes:
         """The IREE executable (for the IREE targets)."""
         if not self.bound_target.is_iree:
@@ -71,8 +81,9 @@ class Compiled:
         suffix .irpa (run both with `iree-run-module --module=m.vmfb --parameters=model=m.irpa`).
         An executable that runs matmuls on mlc's matmul library gets the plugin beside it
         (`libmlc_matmul.so`; run with `--executable_plugin=` that path)."""
-        atomic_file.write(path, self.artifact)  # each file whole or not at all
-        if self.bound_target.is_iree and matmul_library.calls_plugin(self.artifact):
+        artifact = self.artifact
+        atomic_file.write(path, artifact)  # each file whole or not at all
+        if self.bound_target.is_iree and matmul_library.calls_plugin(artifact):
             matmul_library.copy_plugin(Path(path).parent)
         if self.parameters is not None:
             params = Path(params) if params is not None else Path(path).with_suffix(".irpa")
