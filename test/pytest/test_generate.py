@@ -267,14 +267,11 @@ def without_rows_kept(model):
 
 
 @pytest.mark.iree
-@pytest.mark.parametrize("rows_kept", [True, False], ids=["logits_to_keep", "no logits_to_keep"])
-def test_prompts_of_one_bucket_share_an_executable(rows_kept):
+def test_prompts_of_one_bucket_share_an_executable():
     """Prompts of 3, 8 and 13 tokens run right-padded to 16 on one executable, one of 20 to
     32 on another, a left-padded batch of 13 and 5 on the padded one of 16: each gives
     model.generate's tokens."""
     model = language_models.build("llama-tiny")
-    if not rows_kept:
-        model = without_rows_kept(model)
     generator = mlc.generator(model, max_cache_len=48)
     rng = torch.Generator().manual_seed(3)
     for length in [3, 8, 13, 20]:
@@ -288,6 +285,16 @@ def test_prompts_of_one_bucket_share_an_executable(rows_kept):
     assert generator.generate(ids, 12, attention_mask=mask, stop_at_eos=False).tolist() == expected.tolist()
     assert sorted(generator._compiled) == [(1, 1, False, False), (1, 16, False, True), (1, 32, False, True),
                                           (2, 1, True, False), (2, 16, True, True)]
+
+
+@pytest.mark.iree
+def test_a_bucket_picks_the_prompts_last_row_without_logits_to_keep():
+    """A model whose forward takes no `logits_to_keep` gives logits for every row of the
+    bucket: the prompt's call takes its last token's (index_select), not the last row's."""
+    model = without_rows_kept(language_models.build("llama-tiny"))
+    prompt = torch.randint(1, model.config.vocab_size, (1, 5), generator=torch.Generator().manual_seed(4))
+    expected = language_models.eager_generate(model, prompt, 8)
+    assert mlc.generator(model, max_cache_len=24).generate(prompt, 8, stop_at_eos=False).tolist() == expected.tolist()
 
 
 def test_prompt_buckets():
