@@ -16,7 +16,7 @@ formation) is replaced in place.
 
 With `packed`, a matmul of several rows by a constant weight calls `mlc_sgemm_packed`,
 `mlc_gemm_bf16_packed` or `mlc_gemm_s8_packed` instead, passing a fingerprint of the
-weight's values (plus the workgroup's block number): the plugin packs each block into
+weight's values (plus the block's first column): the plugin packs each block into
 MKL's layout at its first call and keeps it under that key, where MKL would pack it at
 every call. The f32 and bf16 shapes listed in `avx512` call `mlc_sgemm_epilogue` or
 `mlc_gemm_bf16_epilogue` with the flag that runs the product on mlc's own kernel
@@ -322,11 +322,11 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_sca
         scalars = [arith.constant(index, m), size if count > 1 else arith.constant(index, n), arith.constant(index, k)]
         if epilogue is not None:
             packed = fingerprint is not None
-            key = _block_fingerprint(fingerprint, workgroup, count) if packed else arith.constant(index, 0)
+            key = _block_key(fingerprint, offset if count > 1 else None) if packed else arith.constant(index, 0)
             flags = epilogue.flags | (library_epilogue.PACKED if packed else 0) | (library_epilogue.AVX512 if avx512 else 0)
             scalars += [key, arith.constant(index, flags)]
         elif fingerprint is not None:
-            scalars.append(_block_fingerprint(fingerprint, workgroup, count))
+            scalars.append(_block_key(fingerprint, offset if count > 1 else None))
         elif function == QUANTIZING_ROW:  # no fingerprint: the weight read as it lies
             scalars.append(arith.constant(index, 0))
         product = iree_flow.ukernel_call(function, inputs, block(destination, out_rows, written), scalars)
@@ -350,14 +350,20 @@ def weight_fingerprint(weight: ir.Value) -> int | None:
         return None
     digest = hashlib.blake2b(np.ascontiguousarray(array).view(np.uint8).data, digest_size=8)
     digest.update(str(weight.type).encode())
-    return int.from_bytes(digest.digest(), "little") >> 2  # an index, with room for the plugin's block numbers
+    return int.from_bytes(digest.digest(), "little") >> 2  # an index, with room for its blocks' first columns
 
 
-def _block_fingerprint(fingerprint: int, workgroup: ir.Value | None, count: int) -> ir.Value:
-    """The key of this workgroup's block: the weight's fingerprint plus the block's number
-    (each block is packed on its own)."""
+def _block_key(fingerprint: int, first_column: ir.Value | None) -> ir.Value:
+    """The key of this workgroup's block: the weight's fingerprint plus the block's first
+    column (each block is packed on its own). With the plugin's key, which holds the
+    block's columns and rows, it names the block's values: executables that split one
+    weight in other blocks (compiled for another number of cores) each find their own,
+    where the block's number named the middle 16 of 48 columns in three blocks and the
+    last 16 in two."""
     index = ir.IndexType.get()
-    return arith.addi(arith.constant(index, fingerprint), workgroup) if count > 1 else arith.constant(index, fingerprint)
+    if first_column is None:
+        return arith.constant(index, fingerprint)
+    return arith.addi(arith.constant(index, fingerprint), first_column)
 
 
 def matmuls(module: ir.Operation) -> list[tuple[ir.Operation, ir.Operation | None]]:

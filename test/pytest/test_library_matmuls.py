@@ -92,6 +92,25 @@ def test_constant_weights_are_packed_once_and_found_again_by_their_values():
 
 
 @pytest.mark.iree
+def test_a_weight_split_in_other_blocks_finds_its_own_packed_blocks(monkeypatch):
+    """Executables compiled for 2 and for 3 cores split one weight's 48 columns among
+    their workgroups as 32 + 16 and 16 + 16 + 16: each block is keyed by its first column,
+    so neither takes the other's block of 16 (keyed by the block's number, the second
+    executable read the first's last 16 columns as its middle ones: off by 2.1)."""
+    torch.manual_seed(0)
+    layer, x = torch.nn.Linear(64, 48), torch.randn(24, 64)
+    compiled = []
+    for cores in (2, 3):  # the workgroups a plan for IREE's task workers has
+        monkeypatch.setattr(os, "sched_getaffinity", lambda pid, cores=cores: set(range(cores)))
+        compiled.append(mlc.compile(layer, (x,), cache=False,
+                                    target_options={"matmul-library": True, "driver": "local-task"}))
+    monkeypatch.undo()
+    for _ in range(2):
+        for model in compiled:
+            assert_matches(model(x), layer(x).detach())
+
+
+@pytest.mark.iree
 def test_weights_in_a_parameter_archive_are_packed_at_each_call():
     """An archive can be swapped for another after compiling, and a block packed under
     the compiled values' fingerprint would then be another weight's."""

@@ -272,7 +272,9 @@ static int sgemm_avx512_packed_block(void* params_ptr) {
   if (g->m == 0 || g->n == 0) return 0;
   if (!sgemm_avx512_available() || f32_on_mkl()) return sgemm_packed_block(params_ptr);
   const float* b = (const float*)g->b + g->b_offset;
-  const float* packed = packed_block(p->fingerprint, PACKED_F32_AVX512, b, g->b_stride, g->m, g->n, g->k);
+  /* Keyed without the row count, as AMX's tiles are: the decode step's row and each
+   * prefill's rows read one packed copy. */
+  const float* packed = packed_block(p->fingerprint, PACKED_F32_AVX512, b, g->b_stride, 0, g->n, g->k);
   if (!packed) return sgemm_packed_block(params_ptr);
   sgemm_avx512((const float*)g->a + g->a_offset, g->a_stride, g->m, packed, g->n, g->k, (float*)g->c + g->c_offset,
                (size_t)c_stride(g->m, g->n, g->c_stride));
@@ -323,7 +325,7 @@ static int gemm_bf16_avx512_packed_block(void* params_ptr) {
   if (g->m == 0 || g->n == 0) return 0;
   if (!gemm_bf16_available() || f32_on_mkl() || g->k % 2) return gemm_bf16_packed_block(params_ptr);
   const uint16_t* b = (const uint16_t*)g->b + g->b_offset;
-  const uint32_t* packed = packed_block(p->fingerprint, PACKED_BF16_AVX512, b, g->b_stride, g->m, g->n, g->k);
+  const uint32_t* packed = packed_block(p->fingerprint, PACKED_BF16_AVX512, b, g->b_stride, 0, g->n, g->k);  /* any rows */
   if (!packed) return gemm_bf16_packed_block(params_ptr);
   gemm_bf16((const uint16_t*)g->a + g->a_offset, g->a_stride, g->m, packed, g->n, g->k, 1.0f,
             (float*)g->c + g->c_offset, g->c_stride);
@@ -905,14 +907,14 @@ static void quantize_rows_part(void* block_ptr, size_t part, size_t parts) {
  * start would cost more than its share saves. More blocks than threads (for a helper
  * that comes late) made MKL's calls slower than they saved (Intel Xeon, 2 threads,
  * packed weights: 512x1024x256 0.73 ms in 2 blocks, 0.86 in 4 or 8; 197x3072x768 2.32,
- * 2.42, 2.73). A packed weight's block is keyed by the fingerprint mixed with its number
- * (part_key). */
+ * 2.42, 2.73). A packed weight's block is keyed by the fingerprint mixed with its first
+ * column (part_key). */
 enum { SPLIT_WORK = 1 << 18, MIN_PART_COLUMNS = 64 };
 
 typedef struct {
   const void* params;
   size_t size, n;
-  void (*shift)(void* copy, size_t begin, size_t count, size_t part);
+  void (*shift)(void* copy, size_t begin, size_t count);
   int (*block)(void* params);
   _Atomic int failed;
 } column_job_t;
@@ -930,12 +932,12 @@ static void column_part(void* job_ptr, size_t part, size_t parts) {
   if (count == 0) return;
   _Alignas(64) unsigned char copy[256];
   memcpy(copy, job->params, job->size);
-  job->shift(copy, begin, count, part);
+  job->shift(copy, begin, count);
   if (job->block(copy)) atomic_store(&job->failed, 1);
 }
 
 static int split_columns(const void* params, size_t size, size_t m, size_t n, size_t k,
-                         void (*shift)(void*, size_t, size_t, size_t), int (*block)(void*)) {
+                         void (*shift)(void*, size_t, size_t), int (*block)(void*)) {
   if (m == 0 || n == 0) return 0;
   size_t parts = (double)m * (double)n * (double)k < SPLIT_WORK || on_iree_worker() ? 1 : team_threads();
   if (parts > (n + MIN_PART_COLUMNS - 1) / MIN_PART_COLUMNS) parts = (n + MIN_PART_COLUMNS - 1) / MIN_PART_COLUMNS;
@@ -949,50 +951,50 @@ static int split_columns(const void* params, size_t size, size_t m, size_t n, si
   return atomic_load(&job.failed);
 }
 
-static void shift_gemm(void* copy, size_t begin, size_t count, size_t part) {
-  (void)part;
+static void shift_gemm(void* copy, size_t begin, size_t count) {
   mlc_gemm_params_t* p = (mlc_gemm_params_t*)copy;
   p->b_offset += begin;
   p->c_offset += begin;
   p->n = count;
 }
 
-/* A block's key: the call's mixed with the block's number (splitmix64's finalizer, kept
- * below 2^62 as the compiler's are). Not the call's key plus the number, which the
- * compiler already adds for its own workgroups' blocks. */
-static size_t part_key(size_t key, size_t part) {
-  uint64_t z = (uint64_t)key + 0x9e3779b97f4a7c15ull * (part + 1);
+/* A block's key: the call's mixed with the block's first column (splitmix64's finalizer,
+ * kept below 2^62 as the compiler's are), so that with its columns and rows it names the
+ * block's values however the call was split. Not the call's key plus the column, which
+ * the compiler already adds for its own workgroups' blocks. */
+static size_t part_key(size_t key, size_t first_column) {
+  uint64_t z = (uint64_t)key + 0x9e3779b97f4a7c15ull * (first_column + 1);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return (size_t)((z ^ (z >> 31)) >> 2);
 }
 
-static void shift_packed(void* copy, size_t begin, size_t count, size_t part) {
+static void shift_packed(void* copy, size_t begin, size_t count) {
   mlc_sgemm_packed_params_t* p = (mlc_sgemm_packed_params_t*)copy;
-  shift_gemm(&p->gemm, begin, count, part);
-  p->fingerprint = part_key(p->fingerprint, part);
+  shift_gemm(&p->gemm, begin, count);
+  p->fingerprint = part_key(p->fingerprint, begin);
 }
 
-static void shift_epilogue(void* copy, size_t begin, size_t count, size_t part) {
+static void shift_epilogue(void* copy, size_t begin, size_t count) {
   mlc_gemm_epilogue_params_t* p = (mlc_gemm_epilogue_params_t*)copy;
   p->b_offset += begin;
   p->bias_offset += begin;
   p->residual_offset += begin;
   p->c_offset += begin;
   p->n = count;
-  p->fingerprint = part_key(p->fingerprint, part);
+  p->fingerprint = part_key(p->fingerprint, begin);
 }
 
-static void shift_quantized(void* copy, size_t begin, size_t count, size_t part) {
+static void shift_quantized(void* copy, size_t begin, size_t count) {
   mlc_quantized_row_params_t* p = (mlc_quantized_row_params_t*)copy;
   p->w_offset += begin;
   p->scale_offset += begin;
   p->y_offset += begin;
   p->n = count;
-  if (p->fingerprint) p->fingerprint = part_key(p->fingerprint, part);
+  if (p->fingerprint) p->fingerprint = part_key(p->fingerprint, begin);
 }
 
-static void shift_quantized_gemm(void* copy, size_t begin, size_t count, size_t part) {
+static void shift_quantized_gemm(void* copy, size_t begin, size_t count) {
   mlc_quantized_gemm_params_t* p = &((quantized_gemm_block_t*)copy)->call;
   p->w_offset += begin;
   p->scale_offset += begin;
@@ -1000,7 +1002,7 @@ static void shift_quantized_gemm(void* copy, size_t begin, size_t count, size_t 
   p->residual_offset += begin;
   p->y_offset += begin;
   p->n = count;
-  p->fingerprint = part_key(p->fingerprint, part);
+  p->fingerprint = part_key(p->fingerprint, begin);
 }
 
 #define MLC_IMPORT(name, type, shift, block)                                                 \
