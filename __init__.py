@@ -14,7 +14,15 @@ from .errors import UserError
 
 torchvision_ops.install()  # `import torchvision` works after `import mlc` (see the module)
 
-__all__ = ["bisect", "compile", "coverage", "generator", "UserError"]
+__all__ = ["bisect", "compile", "coverage", "generator", "UserError", "WeightStore"]
+
+
+def __getattr__(name):
+    if name == "WeightStore":  # loaded when asked for, as the compiler is
+        from .driver.backends.weight_store import WeightStore
+
+        return WeightStore
+    raise AttributeError(f"module 'mlc' has no attribute '{name}'")
 
 
 def compile(model, example_args=None, *, target: str = "llvm-cpu", opt_level: int = 2, pipeline=None,
@@ -43,7 +51,9 @@ def compile(model, example_args=None, *, target: str = "llvm-cpu", opt_level: in
     every op through mlc's passes.
     `external_params` keeps the large weights out of the executable, in an IREE
     parameter archive: True for a temporary file the result owns, or a path
-    ("weights.irpa"); `compiled.save("m.vmfb")` then also writes "m.irpa".
+    ("weights.irpa"); `compiled.save("m.vmfb")` then also writes "m.irpa". Or an
+    `mlc.WeightStore()` passed to several compiles of one model: each weight is held
+    once for all of them (what `mlc.generator` does).
     `repro` names the directory a reproducer goes to when a stage fails for a reason
     that is not the user's (default: a new temporary one; the error names it).
     `progress=True` shows each stage and its time on stderr, when stderr is a terminal.

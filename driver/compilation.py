@@ -10,6 +10,7 @@ within the target's limits, the compilation runs again at -O1 (IREE forms the
 dispatches) and the report says why.
 """
 
+import os
 import time
 
 import torch
@@ -25,6 +26,7 @@ from . import diagnostics, reproducer
 from .backends import iree as iree_backend
 from .backends import parameters as external_parameters
 from .backends.target import BoundTarget
+from .backends.weight_store import WeightStore
 from .compiled import shape_matches, user_input_values
 from .executable_cache import ExecutableCache
 from .failures import IreeCompileFailure, PlanOverTargetLimit, StageFailure
@@ -161,7 +163,7 @@ class Compilation:
     "linalg", and "target" (what the target compiles, after its own passes)."""
 
     def __init__(self, module: ir.Operation, *, target: BoundTarget, level: str = "torch", pipeline=None,
-                 precision: str = "f32", allow_fallback: bool = True, params: str | None = None,
+                 precision: str = "f32", allow_fallback: bool = True, params: "str | WeightStore | None" = None,
                  repro: str | None = None, progress: Progress = SILENT, cache: ExecutableCache | None = None,
                  keep_ir: bool = False, program: torch.export.ExportedProgram | None = None):
         target.check_precision(precision)
@@ -246,7 +248,7 @@ class Compilation:
 
     def _lower(self, module: ir.Operation, stop: str):
         order, start, report, pipeline = LEVELS.index, self.level, self.report, self.pipeline
-        folded = (external_parameters.keep_folded_weights_on_disk(module.context, self.params)
+        folded = (external_parameters.keep_folded_weights_on_disk(module.context, self._archive_directory())
                   if self.params is not None else None)
         if order(start) < order("mlc") <= order(stop):
             self._stage("torch to mlc", torch_to_mlc(self.allow_fallback), module)
@@ -268,16 +270,25 @@ class Compilation:
             return None
         return self._compile(module, folded)
 
+    def _archive_directory(self) -> str:
+        """Where the weights go: the store's directory, or the archive's."""
+        if isinstance(self.params, WeightStore):
+            return self.params.directory
+        return os.path.dirname(os.path.abspath(self.params))
+
     def _compile(self, module: ir.Operation, folded):
         target, report = self.target, self.report
         if target.target_passes is not None:
             with self.progress.stage(f"{target.name} passes"):
-                elements, facts = target.passes(module, weights_inside=self.params is None, flops=report.matmul_flops)
+                weights_fixed = self.params is None or isinstance(self.params, WeightStore)
+                elements, facts = target.passes(module, weights_fixed=weights_fixed, flops=report.matmul_flops)
             report.record(**facts)
             if elements:
                 self._stage(f"{target.name} passes", elements, module)
         self._reached("target", module)
-        if self.params is not None:
+        if isinstance(self.params, WeightStore):
+            self.params.export(module, report, folded=folded)
+        elif self.params is not None:
             external_parameters.export(module, self.params, report, folded=folded)
         begin = time.perf_counter()
         try:

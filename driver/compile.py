@@ -11,6 +11,7 @@ import warnings
 from . import executable_cache
 from .backends import parameters as external_parameters
 from .backends import targets
+from .backends.weight_store import WeightStore
 from .compilation import Compilation, resolve_pipeline
 from .compiled import Compiled, output_roles
 from .progress import Progress
@@ -24,7 +25,8 @@ def compile_model(model, example_args, *, target="llvm-cpu", opt_level=2, pipeli
     """See `mlc.compile`."""
     bound = targets.bind(target, target_options)
     cache = executable_cache.resolve(cache)
-    params, owned = external_parameters.resolve(external_params)
+    params, owned = ((external_params, False) if isinstance(external_params, WeightStore)
+                     else external_parameters.resolve(external_params))
     if params is not None:
         targets.check_external_params(bound)
     start = time.perf_counter()

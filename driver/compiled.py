@@ -14,6 +14,7 @@ from . import atomic_file
 from .backends import iree as iree_backend
 from .backends import matmul_library
 from .backends.target import BoundTarget
+from .backends.weight_store import WeightStore
 from .failures import OutOfMemory
 from .resident import Resident
 
@@ -22,14 +23,15 @@ class Compiled:
     """A model compiled by mlc: callable, with its IR at each level and its executable."""
 
     def __init__(self, *, program, ir_levels: dict[str, str], artifact: bytes, target: BoundTarget, report: dict,
-                 parameters: str | None = None, owns_parameters: bool = False, plan=None, runtime_driver=None,
+                 parameters=None, owns_parameters: bool = False, plan=None, runtime_driver=None,
                  planned=()):
         self._program = program
         self._ir = ir_levels
         self.bound_target = target
         self.target = target.name
         self.report = report
-        self.parameters = parameters  # the IREE parameter archive holding the large weights, if any
+        # the IREE parameter archive holding the large weights, or the WeightStore, if any
+        self.parameters = parameters
         self._plan = plan  # the optimized graph's PlanGraph (driver/tools/plan_graph.py)
         self._planned = list(planned)  # what each dispatch runs (tools/profile.py), for profile()
         self.runtime_driver = runtime_driver  # IREE's: local-sync for small models on the CPU
@@ -85,7 +87,9 @@ class Compiled:
         atomic_file.write(path, artifact)  # each file whole or not at all
         if self.bound_target.is_iree and matmul_library.calls_plugin(artifact):
             matmul_library.copy_plugin(Path(path).parent)
-        if self.parameters is not None:
+        if isinstance(self.parameters, WeightStore):
+            self.parameters.write_archive(Path(params) if params is not None else Path(path).with_suffix(".irpa"))
+        elif self.parameters is not None:
             params = Path(params) if params is not None else Path(path).with_suffix(".irpa")
             if not (params.exists() and params.samefile(self.parameters)):
                 atomic_file.copy(self.parameters, params)

@@ -442,7 +442,7 @@ def _with_statistic(executable: Executable, name: str, value) -> Executable:
     return executable
 
 
-def _cpu_passes(module: ir.Operation, options: dict, weights_inside: bool = True,
+def _cpu_passes(module: ir.Operation, options: dict, weights_fixed: bool = True,
                 flops: float | None = None) -> tuple[list[str], dict]:
     """The matmuls measured faster on the vendor library than on IREE's kernel, on this
     CPU, move to the library (matmul_choice.py, passes/library_matmuls.py), and the
@@ -451,7 +451,7 @@ def _cpu_passes(module: ir.Operation, options: dict, weights_inside: bool = True
     each matmul's library time is weighed against IREE's kernel on one thread; a plan
     that leaves IREE too much for one thread is weighed against IREE's workers instead.
     Constant weights are packed once, keyed by their values, where those values are the
-    executable's own: a parameter archive could be swapped for another after compiling.
+    executable's own or a WeightStore's: a user's archive could be swapped after compiling.
     A bias, residual and GELU after a product go into its call (passes/library_epilogue.py).
     On x86 with AVX2 but not AVX-512, direct convolutions get mlc's tiles (mlc-conv-tiles)."""
     eligible = matmul_choice.library_flops(module, matmul_choice.eligible_shapes(module))
@@ -467,9 +467,9 @@ def _cpu_passes(module: ir.Operation, options: dict, weights_inside: bool = True
     # made there.
     workgroups = 1 if driver == "local-sync" else len(os.sched_getaffinity(0))
     # mlc's own f32 kernel needs its weight packed once, as the plugin keeps it.
-    avx512 = f" avx512={','.join(choice['avx512'])}" if weights_inside and choice.get("avx512") else ""
+    avx512 = f" avx512={','.join(choice['avx512'])}" if weights_fixed and choice.get("avx512") else ""
     return tiles + [f"mlc-library-matmuls{{shapes={shapes} workgroups={workgroups} "
-                    f"packed={str(weights_inside).lower()} epilogues=true{avx512}}}", OUTLINE], facts
+                    f"packed={str(weights_fixed).lower()} epilogues=true{avx512}}}", OUTLINE], facts
 
 
 # IREE's direct convolutions with full vector registers where it would give them half

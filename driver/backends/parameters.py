@@ -57,6 +57,12 @@ def _large_weights(module: ir.Operation, min_bytes: int) -> list[tuple[ir.Operat
     return found
 
 
+def raw_bytes(array: np.ndarray) -> np.ndarray:
+    """The array's bytes in C order, as uint8: Python's buffers take no bf16 (ml_dtypes'
+    format 'E'), so its `.data` cannot be written or hashed as it is."""
+    return np.ascontiguousarray(array).reshape(-1).view(np.uint8)
+
+
 def _array(op: ir.Operation, name: str) -> np.ndarray:
     type_ = op.results[0].type
     # TODO(constant_values): make this lookup public (it reads the resource table
@@ -86,21 +92,24 @@ def _escape(key: str) -> str:
     return key.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def externalize(module: ir.Operation, min_bytes: int = MIN_BYTES) -> dict[str, np.ndarray]:
+def externalize(module: ir.Operation, min_bytes: int = MIN_BYTES, key_of=None) -> dict[str, np.ndarray]:
     """Turns each large weight constant of a linalg-level module into a load of a
-    parameter global; returns the weights by parameter key (the resource name,
-    which is the torch state_dict name for imported weights)."""
+    parameter global; returns the weights by parameter key: the resource name (the
+    torch state_dict name for imported weights), or `key_of(array)` if given."""
     module.context.allow_unregistered_dialects = True
-    arrays, symbols = {}, {}
-    for op, key in _large_weights(module, min_bytes):
+    arrays, symbols, keys = {}, {}, {}  # key -> array, key -> global, resource name -> key
+    for op, name in _large_weights(module, min_bytes):
         type_ = op.results[0].type
-        if key not in symbols:
-            arrays[key] = _array(op, key)
-            with module.context:
-                symbols[key] = _declare_global(module, key, type_)
+        if name not in keys:
+            array = _array(op, name)
+            keys[name] = key = key_of(array) if key_of is not None else name
+            if key not in symbols:
+                arrays[key] = array
+                with module.context:
+                    symbols[key] = _declare_global(module, key, type_)
         with ir.InsertionPoint(op), op.location:
             load = ir.Operation.create("util.global.load", results=[type_],
-                                       attributes={"global": ir.FlatSymbolRefAttr.get(symbols[key])})
+                                       attributes={"global": ir.FlatSymbolRefAttr.get(symbols[keys[name]])})
         op.results[0].replace_all_uses_with(load.results[0])
         op.erase()
     return arrays
@@ -131,7 +140,7 @@ class FoldedWeightFile:
             return array
         offset = -(-self._file.seek(0, os.SEEK_END) // self.ALIGNMENT) * self.ALIGNMENT
         self._file.seek(offset)
-        self._file.write(np.ascontiguousarray(array).data.cast("B"))
+        self._file.write(raw_bytes(array))
         self._file.flush()
         mapped = np.memmap(self._file, dtype=array.dtype, mode="r", offset=offset, shape=array.shape)
         self._regions[mapped.ctypes.data] = (offset, array.nbytes, mapped)
@@ -150,9 +159,10 @@ class FoldedWeightFile:
         self._file.close()
 
 
-def keep_folded_weights_on_disk(context: ir.Context, archive_path) -> FoldedWeightFile:
-    """From now on, arrays folded in `context` go to a `FoldedWeightFile` beside the archive."""
-    folded = FoldedWeightFile(os.path.dirname(os.path.abspath(archive_path)))
+def keep_folded_weights_on_disk(context: ir.Context, directory) -> FoldedWeightFile:
+    """From now on, arrays folded in `context` go to a `FoldedWeightFile` in `directory`
+    (the archive's)."""
+    folded = FoldedWeightFile(directory)
     constant_values.keep_new_arrays_with(context, folded.store)
     return folded
 
@@ -165,7 +175,7 @@ def write_archive(arrays: dict[str, np.ndarray], path, folded: FoldedWeightFile 
     for key, array in arrays.items():
         region = folded.region(array) if folded is not None else None
         if region is None:
-            index.add_buffer(key, np.ascontiguousarray(array))
+            index.add_buffer(key, raw_bytes(array))
         else:
             offset, length = region
             index.add_from_file_handle(key, handle, length, offset)
@@ -176,6 +186,13 @@ def write_archive(arrays: dict[str, np.ndarray], path, folded: FoldedWeightFile 
         raise UserError(f"could not write the parameter archive '{path}': {error}") from None
 
 
+def stop_folding_to(module: ir.Operation, folded: FoldedWeightFile | None) -> None:
+    """Arrays folded from now on stay in memory; the file goes once nothing maps it."""
+    if folded is not None:
+        constant_values.keep_new_arrays_with(module.context, None)
+        folded.close()
+
+
 def remove(path) -> None:
     """Removes an archive if it was written (a temporary one, after a failed compile)."""
     try:
@@ -184,11 +201,18 @@ def remove(path) -> None:
         pass
 
 
-def io_module(instance, path):
-    """The `io_parameters` VM module that serves the archive at `path` (memory-mapped)
-    under the scope the compiled module asks for. Add it before the program's module."""
+def archive_paths(parameters) -> list[str]:
+    """The archives an executable's parameters are in: one path, or a WeightStore's."""
+    return list(parameters.paths) if hasattr(parameters, "paths") else [os.fspath(parameters)]
+
+
+def io_module(instance, parameters):
+    """The `io_parameters` VM module that serves the archive at `parameters` (a path, or
+    a WeightStore's archives), memory-mapped, under the scope the compiled module asks
+    for. Add it before the program's module."""
     index = iree.runtime.ParameterIndex()
-    index.load(str(path))
+    for path in archive_paths(parameters):
+        index.load(path)
     return iree.runtime.create_io_parameters_module(instance, index.create_provider(scope=SCOPE))
 
 
@@ -199,9 +223,7 @@ def export(module: ir.Operation, path, report: Report, min_bytes: int = MIN_BYTE
     begin = time.perf_counter()
     arrays = externalize(module, min_bytes)
     write_archive(arrays, path, folded)
-    if folded is not None:
-        constant_values.keep_new_arrays_with(module.context, None)
-        folded.close()
+    stop_folding_to(module, folded)
     report.stages.append(StageRecord("parameter archive", round(time.perf_counter() - begin, 4)))
     report.parameters = {"archive": str(path), "count": len(arrays),
                          "bytes": int(sum(array.nbytes for array in arrays.values()))}

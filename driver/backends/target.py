@@ -130,14 +130,15 @@ class BoundTarget:
     def compile(self, module, cache=None) -> bytes:
         return self.target.compile(module, dict(self.options), cache)
 
-    def passes(self, module, weights_inside: bool = True, flops: float | None = None) -> tuple[list[str], dict]:
+    def passes(self, module, weights_fixed: bool = True, flops: float | None = None) -> tuple[list[str], dict]:
         """The target's own passes on the lowered module, and what to report of them.
-        `weights_inside`: the module's weights stay in the executable (no parameter
-        archive, whose values could change after compiling); `flops`: the model's matmul
-        and convolution work (None: unknown)."""
+        `weights_fixed`: the executable runs with the module's weight values (inside it,
+        or in a WeightStore, keyed by their bytes), not an archive of the user's, which
+        could be swapped for another after compiling; `flops`: the model's matmul and
+        convolution work (None: unknown)."""
         if self.target.target_passes is None:
             return [], {}
-        return self.target.target_passes(module, dict(self.options), weights_inside, flops)
+        return self.target.target_passes(module, dict(self.options), weights_fixed, flops)
 
     def driver_for(self, flops: float | None) -> str | None:
         """The runtime driver that runs a model of `flops` best (IREE targets)."""

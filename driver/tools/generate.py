@@ -14,6 +14,8 @@ at the run-time `position` (`index_copy`), so every decode step has one shape an
 executable. Each decode call takes the caches and returns them updated: mlc's
 executables are functions, so the cache lives in the caller, not in the executable.
 The prompt's call (a `PromptStep`) takes none: it returns them, zeros past the prompt.
+The executables share one copy of the weights (a WeightStore, where the target loads
+parameters): each holds their keys, and the store's archives hold the bytes, mapped once.
 On the CPU the caches stay in IREE's memory between steps (`Compiled.run_resident`),
 and IREE writes each step's new rows into them in place.
 
@@ -30,6 +32,8 @@ import numpy as np
 import torch
 
 from ...errors import UserError
+from ..backends import targets
+from ..backends.weight_store import WeightStore
 from .token_choice import TokenChoice
 
 
@@ -221,6 +225,16 @@ def _with_zero_masked_tail(compile_options: dict) -> dict:
     return {**compile_options, "target_options": target_options}
 
 
+def _with_one_copy_of_the_weights(compile_options: dict) -> dict:
+    """`compile_options` with a WeightStore for the large weights, where the target loads
+    parameters and the caller chose no `external_params`: the decode step and each prompt
+    bucket's executable then hold the model's weights once between them, not once each."""
+    target = targets.get(compile_options.get("target", "llvm-cpu"))
+    if "external_params" in compile_options or not target.external_params:
+        return compile_options
+    return {**compile_options, "external_params": WeightStore()}
+
+
 class Generator:
     """A causal LM compiled for generation with a static cache (`mlc.generator`)."""
 
@@ -238,7 +252,7 @@ class Generator:
         self.padded_step = PaddedCacheStep(model, max_cache_len)
         self.max_cache_len = max_cache_len
         self.prompt_buckets = prompt_bucket_lengths(prompt_buckets, max_cache_len)
-        self.compile_options = _with_zero_masked_tail(compile_options)
+        self.compile_options = _with_one_copy_of_the_weights(_with_zero_masked_tail(compile_options))
         self.layers = config.num_hidden_layers
         # (batch, tokens per call, padded, prompt) -> Compiled: the prompt's calls have a bucket's tokens
         self._compiled = {}

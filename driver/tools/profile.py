@@ -35,6 +35,7 @@ from ...passes.lower_to_linalg.attention import FUNCTION as ATTENTION
 from ...passes.lower_to_linalg.normalization import LAYER_NORM_FUNCTION
 from ..backends import iree as iree_backend
 from ..backends import matmul_library
+from ..backends import parameters as external_parameters
 from ..report import Report
 
 # Ops that IREE folds into their consumers or leaves as metadata: no dispatch of their own.
@@ -201,7 +202,7 @@ class Profile:
 
 
 def profile(vmfb: bytes, inputs: list[np.ndarray], *, planned: list[PlannedDispatch], calls: int = 20,
-            parameters: str | None = None, driver: str = "local-task") -> Profile:
+            parameters=None, driver: str = "local-task") -> Profile:
     """Runs `main` `calls` + 1 times under IREE's profiler; see the module docstring."""
     if calls < 1:
         raise UserError(f"profile: calls must be at least 1, got {calls}")
@@ -213,7 +214,7 @@ def profile(vmfb: bytes, inputs: list[np.ndarray], *, planned: list[PlannedDispa
                  f"--benchmark_min_time={calls + 1}x", "--device_profiling_mode=host-execution",
                  f"--device_profiling_output={folder / 'run.ireeprof'}"]
         if parameters is not None:
-            flags.insert(0, f"--parameters=model={parameters}")
+            flags[:0] = [f"--parameters=model={path}" for path in external_parameters.archive_paths(parameters)]
         if matmul_library.calls_plugin(vmfb):
             flags.insert(0, matmul_library.run_flag())
         for i, array in enumerate(inputs):

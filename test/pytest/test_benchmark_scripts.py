@@ -72,6 +72,15 @@ def test_generate_on_the_tiny_models():
     assert "memory read bandwidth (GB/s):" in table
 
 
+def test_generator_executables_has_a_row_per_setting():
+    table = run(BENCHMARKS / "generator_executables.py", "--model", "gpt2-tiny", "--precision", "f32", "--lengths", "9",
+                "--capacity", "48", "--buckets", "powers-of-two", "--rounds", "1")
+    rows = [line.split("|") for line in table.splitlines() if line.startswith("| powers-of-two ")]
+    assert [row[2].strip() for row in rows] == ["store", "inside"]
+    for row in rows:
+        assert row[3].strip() == "16" and float(row[5]) > 0 and float(row[8]) > 0  # the bucket, PSS, ms per token
+
+
 def test_precision_names_each_precision():
     table = run(BENCHMARKS / "precision.py", "--models", "mlp", "--rounds", "1", "--block", "1", "--markdown")
     rows = [line.split("|") for line in table.splitlines() if line.startswith("| mlp ")]

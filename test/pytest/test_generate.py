@@ -42,6 +42,10 @@ def test_greedy_tokens_equal_model_generate(name):
     assert actual.tolist() == expected.tolist()
     assert generator.timings.tokens == NEW_TOKENS and 0 < generator.timings.per_token
     assert sorted(generator._compiled) == [(1, 1, False, False), (1, BUCKET, False, True)]  # one prefill, one decode
+    store = generator.compile_options["external_params"]  # the two hold each weight once between them
+    held = [compiled.report["parameters"] for compiled in generator._compiled.values()]
+    assert all(parameters["store"] == store.directory for parameters in held)
+    assert store.bytes < 1.2 * max(parameters["bytes"] for parameters in held) < sum(p["bytes"] for p in held)
 
 
 @pytest.mark.iree
@@ -435,6 +439,8 @@ def test_user_errors_are_clear():
         mlc.generator(torch.nn.Linear(2, 2))
     with pytest.raises(mlc.UserError, match="past the 64 positions the model knows"):
         mlc.generator(model, max_cache_len=100)
+    with pytest.raises(mlc.UserError, match="unknown target 'cpu'"):  # before anything compiles
+        mlc.generator(model, max_cache_len=16, target="cpu")
     generator = mlc.generator(model, max_cache_len=16)
     with pytest.raises(mlc.UserError, match=r"8 prompt tokens \+ 9 new ones need a cache of 17"):
         generator.generate(torch.zeros(1, 8, dtype=torch.int64), 9)
