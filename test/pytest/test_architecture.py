@@ -104,11 +104,12 @@ def test_the_core_imports_no_tool():
 
 def test_each_entry_point_looks_its_target_up_once():
     """`targets.bind`/`get` by name in the entry points only (mlc.compile, mlc-compile,
-    bisect, coverage), once each; every later stage asks the bound target."""
+    bisect, coverage, and mlc.generator, which chooses where its weights go), once each;
+    every later stage asks the bound target."""
     lookups = {}
     for path in sorted((ROOT / "driver").rglob("*.py")):
         count = len(re.findall(r"\b(?:targets|target_registry)\.(?:get|bind)\(|\bTARGETS\[", path.read_text()))
         if count:
             lookups[str(path.relative_to(ROOT))] = count
     assert lookups == {"driver/compile.py": 1, "driver/cli/mlc_compile.py": 1, "driver/tools/bisect.py": 1,
-                       "driver/tools/coverage.py": 1, "driver/backends/targets.py": 1}
+                       "driver/tools/coverage.py": 1, "driver/tools/generate.py": 1, "driver/backends/targets.py": 1}
