@@ -45,14 +45,18 @@ class WeightStore:
     `mlc.compile(..., external_params=store)`."""
 
     def __init__(self, directory=None):
-        self.directory = tempfile.mkdtemp(prefix="mlc-weights-", dir=directory)
+        try:
+            self.directory = tempfile.mkdtemp(prefix="mlc-weights-", dir=directory)
+        except OSError as error:
+            raise UserError(f"cannot make a weight store in '{directory or tempfile.gettempdir()}': "
+                            f"{error.strerror}") from None
         self.paths: list[str] = []  # the archives, in the order they were written
         self._keys: set[str] = set()
         weakref.finalize(self, shutil.rmtree, self.directory, True)
 
     @property
     def bytes(self) -> int:
-        """The bytes of the weights held, each once."""
+        """The bytes of its archives: the weights held, each once."""
         return sum(os.path.getsize(path) for path in self.paths)
 
     def export(self, module, report: Report, folded: parameters.FoldedWeightFile | None = None) -> None:

@@ -130,3 +130,10 @@ def test_bf16_weights_go_to_an_archive(external_params):
     with torch.no_grad():
         expected = model(x)
     assert relative_error(compiled(x), expected) < BUDGETS["bf16"][0]
+
+
+def test_a_store_in_a_directory_that_cannot_hold_one_is_a_user_error(tmp_path):
+    with pytest.raises(mlc.UserError, match=r"cannot make a weight store in '.*missing': No such file or directory"):
+        mlc.WeightStore(tmp_path / "missing")
+    store = mlc.WeightStore(tmp_path)
+    assert os.path.dirname(store.directory) == str(tmp_path) and store.paths == [] and store.bytes == 0
