@@ -24,7 +24,7 @@ from .lower_to_linalg.data import TO_BF16
 from .lower_to_linalg.elementwise import GELU
 
 # The plugin's flags (driver/backends/native/mlc_matmul.c).
-BIAS, RESIDUAL, GELU_ERF, GELU_TANH, PACKED, BF16_RESULT, AVX512 = 1, 2, 4, 8, 16, 32, 64
+BIAS, RESIDUAL, GELU_ERF, GELU_TANH, PACKED, BF16_RESULT, OWN_KERNEL = 1, 2, 4, 8, 16, 32, 64
 IGNORED = ("arith.constant", "tensor.empty")
 
 

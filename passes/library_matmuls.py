@@ -18,10 +18,11 @@ With `packed`, a matmul of several rows by a constant weight calls `mlc_sgemm_pa
 `mlc_gemm_bf16_packed` or `mlc_gemm_s8_packed` instead, passing a fingerprint of the
 weight's values (plus the block's first column): the plugin packs each block into
 MKL's layout at its first call and keeps it under that key, where MKL would pack it at
-every call. The f32 and bf16 shapes listed in `avx512` call `mlc_sgemm_epilogue` or
+every call. The f32 and bf16 shapes listed in `own-kernel` call `mlc_sgemm_epilogue` or
 `mlc_gemm_bf16_epilogue` with the flag that runs the product on mlc's own kernel
 (native/sgemm_avx512.h, gemm_bf16.h), its weight packed once in that kernel's layout; a
-single bf16 row too (a decode step's), which then streams the packed weight.
+single row too (a decode step's), which then streams the packed weight (on a CPU with
+AVX2 but not AVX-512, in native/gemv_avx2.h, which reads the same layouts).
 
 A lowered `mlc.quantized_matmul` of one row (`MxKxNxq8`: its steps marked by the
 lowering) goes whole: one region calling `mlc_matvec_s8_quantizing` on the f32 row, the
@@ -250,7 +251,7 @@ def column_blocks(n: int, blocks: int) -> tuple[int, int]:
 
 def own_kernel_takes(kind: str) -> bool:
     """Whether mlc's own kernel runs a product of `kind` operands that matmul_choice
-    listed in `avx512`: f32 and bf16, of any rows (a single row streams the packed
+    listed in `own-kernel`: f32 and bf16, of any rows (a single row streams the packed
     weight in the order it lies)."""
     return kind in ("f32", "bf16")
 
@@ -261,14 +262,14 @@ def _kind(element: ir.Type) -> str | None:
 
 def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_scale: ir.Value | None = None,
                    fingerprint: int | None = None, epilogue: library_epilogue.Epilogue | None = None,
-                   avx512: bool = False) -> ir.Value:
+                   own_kernel: bool = False) -> ir.Value:
     """lhs @ rhs computed on the library in a dispatch region, at the insertion point
     (with `column_scale`: the f32 rows `lhs` quantized per QUANTIZING_ROW, times the int8
     `rhs`, rescaled by each row's scale and `column_scale`, on QUANTIZING_ROWS with an
     epilogue, empty or not, for several rows; with the `fingerprint` of a
     constant `rhs`: on PACKED's function, which packs the weight once; with an
     `epilogue` (several rows only): on EPILOGUE's function, which applies it; with
-    `avx512`, an f32 or bf16 product by a constant weight runs on mlc's own kernel,
+    `own_kernel`, an f32 or bf16 product by a constant weight runs on mlc's own kernel,
     native/sgemm_avx512.h or gemm_bf16.h, not MKL's: EPILOGUE's function with that flag;
     a single row then streams the packed weight).
 
@@ -290,8 +291,8 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_sca
     else:
         kind = _kind(lhs.type.element_type)
         function, result = (FUNCTIONS if fingerprint is None else PACKED)[kind], result_type(kind)
-        avx512 = avx512 and fingerprint is not None and own_kernel_takes(kind)
-        if avx512 and epilogue is None:
+        own_kernel = own_kernel and fingerprint is not None and own_kernel_takes(kind)
+        if own_kernel and epilogue is None:
             epilogue = library_epilogue.Epilogue()
         if epilogue is not None:
             function = EPILOGUE[kind]
@@ -323,7 +324,7 @@ def library_region(lhs: ir.Value, rhs: ir.Value, workgroups: int = 1, column_sca
         if epilogue is not None:
             packed = fingerprint is not None
             key = _block_key(fingerprint, offset if count > 1 else None) if packed else arith.constant(index, 0)
-            flags = epilogue.flags | (library_epilogue.PACKED if packed else 0) | (library_epilogue.AVX512 if avx512 else 0)
+            flags = epilogue.flags | (library_epilogue.PACKED if packed else 0) | (library_epilogue.OWN_KERNEL if own_kernel else 0)
             scalars += [key, arith.constant(index, flags)]
         elif fingerprint is not None:
             scalars.append(_block_key(fingerprint, offset if count > 1 else None))
@@ -457,8 +458,9 @@ class LibraryMatmuls(Pass):
     # library's call (passes/library_epilogue.py); false: it stays IREE's dispatch.
     epilogues: bool = False
     # Of `shapes`, the f32 and bf16 ones whose constant weight's product runs on mlc's own
-    # kernel (native/sgemm_avx512.h, gemm_bf16.h) rather than MKL's (with `packed`; f32: several rows).
-    avx512: str = ""
+    # kernel (native/sgemm_avx512.h, gemm_bf16.h; a single row on a CPU with AVX2 but not
+    # AVX-512: gemv_avx2.h) rather than MKL's (with `packed`; f32: several rows).
+    own_kernel: str = ""
 
     @property
     def chosen(self) -> set[str] | None:
@@ -467,7 +469,7 @@ class LibraryMatmuls(Pass):
 
     def run(self, module):
         chosen = self.chosen
-        on_avx512 = {s.strip() for s in self.avx512.split(",") if s.strip()}
+        on_own_kernel = {s.strip() for s in self.own_kernel.split(",") if s.strip()}
         module.context.allow_unregistered_dialects = True  # IREE's flow ops, unregistered in mlc's context
         for op, region in matmuls(module):
             shape = matmul_shape(op, region)
@@ -480,9 +482,9 @@ class LibraryMatmuls(Pass):
                 self._move_quantized(op, *_quantized_row(op))
                 self.count("quantized rows on the library")
             else:
-                self._move(op, region, avx512=shape in on_avx512)
-                if shape in on_avx512:
-                    self.count("matmuls on mlc's AVX-512 kernel")
+                self._move(op, region, own_kernel=shape in on_own_kernel)
+                if shape in on_own_kernel:
+                    self.count("matmuls on mlc's own kernel")
             self.count("matmuls on the library")
 
     def _move_quantized(self, matmul: ir.Operation, row: ir.Value, rescale: ir.Operation, column_scale: ir.Value) -> None:
@@ -503,10 +505,10 @@ class LibraryMatmuls(Pass):
         if rows > 1:
             self._take_reader_epilogue(library, row, weight, fingerprint, column_scale)
 
-    def _move(self, matmul: ir.Operation, region: ir.Operation | None, avx512: bool = False) -> None:
+    def _move(self, matmul: ir.Operation, region: ir.Operation | None, own_kernel: bool = False) -> None:
         """Computes `matmul` in a library region before its own region (or before it,
         outside every region), and removes what only it used. An lhs computed in the
-        region goes to a region of its own first (`_prologue_region`). `avx512`: on
+        region goes to a region of its own first (`_prologue_region`). `own_kernel`: on
         mlc's own f32 or bf16 kernel (see `library_region`)."""
         if region is not None and not _from_outside(matmul.operands[0], region):
             _prologue_region(matmul.operands[0], region, matmul)
@@ -515,35 +517,35 @@ class LibraryMatmuls(Pass):
         with ir.InsertionPoint(region or matmul), matmul.location:
             fingerprint = None
             rows = lhs.type.shape[0]
-            own_kernel = avx512 and own_kernel_takes(_kind(lhs.type.element_type))
-            if self.packed and (rows > 1 or own_kernel):  # else it reads the weight as it lies
+            on_own = own_kernel and own_kernel_takes(_kind(lhs.type.element_type))
+            if self.packed and (rows > 1 or on_own):  # else it reads the weight as it lies
                 fingerprint = weight_fingerprint(rhs)
                 self.count("weights packed once" if fingerprint is not None else "weights packed at each call")
-            library = library_region(lhs, rhs, self.workgroups, fingerprint=fingerprint, avx512=avx512)
+            library = library_region(lhs, rhs, self.workgroups, fingerprint=fingerprint, own_kernel=own_kernel)
         matmul.results[0].replace_all_uses_with(library)
         body = matmul.parent.regions[0].blocks[0]
         matmul.erase()
         _erase_dead(body)
         if region is None:  # a bf16 product: the region that reads it may be its epilogue
             if lhs.type.shape[0] > 1:
-                self._take_reader_epilogue(library, lhs, rhs, fingerprint, avx512=avx512)
+                self._take_reader_epilogue(library, lhs, rhs, fingerprint, own_kernel=own_kernel)
             return
         passed = _returned_directly(region)
         if passed is None and self.epilogues and lhs.type.shape[0] > 1:
-            passed = self._take_epilogue(region, library, lhs, rhs, fingerprint, avx512=avx512)
+            passed = self._take_epilogue(region, library, lhs, rhs, fingerprint, own_kernel=own_kernel)
         if passed is not None:
             region.results[0].replace_all_uses_with(passed)
             region.erase()
             self.count("regions left empty")
 
     def _take_reader_epilogue(self, library: ir.Value, lhs: ir.Value, rhs: ir.Value, fingerprint: int | None,
-                              column_scale: ir.Value | None = None, avx512: bool = False) -> None:
+                              column_scale: ir.Value | None = None, own_kernel: bool = False) -> None:
         """Gives the call of a product that lies outside every region the epilogue of the
         one region that reads it (`epilogues`), and removes that region."""
         reader = _only_reader_region(library)
         if not self.epilogues or reader is None:
             return
-        passed = self._take_epilogue(reader, library, lhs, rhs, fingerprint, column_scale, before=reader, avx512=avx512)
+        passed = self._take_epilogue(reader, library, lhs, rhs, fingerprint, column_scale, before=reader, own_kernel=own_kernel)
         if passed is not None:
             reader.results[0].replace_all_uses_with(passed)
             reader.erase()
@@ -551,7 +553,7 @@ class LibraryMatmuls(Pass):
 
     def _take_epilogue(self, region: ir.Operation, library: ir.Value, lhs: ir.Value, rhs: ir.Value,
                        fingerprint: int | None, column_scale: ir.Value | None = None,
-                       before: ir.Operation | None = None, avx512: bool = False) -> ir.Value | None:
+                       before: ir.Operation | None = None, own_kernel: bool = False) -> ir.Value | None:
         """When `region` only applies an epilogue to the product, the product again on the
         library with it (the region's value), in place of the `library` region (placed
         where that was, or `before` an op); else None."""
@@ -562,7 +564,7 @@ class LibraryMatmuls(Pass):
         first = library.owner
         with ir.InsertionPoint(before or first), first.location:
             with_epilogue = library_region(lhs, rhs, self.workgroups, column_scale, fingerprint, epilogue,
-                                           avx512=avx512)
+                                           own_kernel=own_kernel)
         library.replace_all_uses_with(with_epilogue)
         workload = first.operands[0].owner
         first.erase()

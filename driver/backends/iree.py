@@ -467,9 +467,9 @@ def _cpu_passes(module: ir.Operation, options: dict, weights_fixed: bool = True,
     # made there.
     workgroups = 1 if driver == "local-sync" else len(os.sched_getaffinity(0))
     # mlc's own f32 kernel needs its weight packed once, as the plugin keeps it.
-    avx512 = f" avx512={','.join(choice['avx512'])}" if weights_fixed and choice.get("avx512") else ""
+    own_kernel = f" own-kernel={','.join(choice['own kernel'])}" if weights_fixed and choice.get("own kernel") else ""
     return tiles + [f"mlc-library-matmuls{{shapes={shapes} workgroups={workgroups} "
-                    f"packed={str(weights_fixed).lower()} epilogues=true{avx512}}}", OUTLINE], facts
+                    f"packed={str(weights_fixed).lower()} epilogues=true{own_kernel}}}", OUTLINE], facts
 
 
 # IREE's direct convolutions with full vector registers where it would give them half

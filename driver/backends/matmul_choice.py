@@ -59,6 +59,11 @@ MAX_MEASURED_WEIGHT = 32 << 20  # bytes
 # The library must be at least this much faster to be chosen: the timings are noisy.
 MARGIN = 0.9
 ROUNDS, CALLS = 15, 2
+# A kernel this many times slower than the fastest in the first round is not timed in
+# the others: no round could make it the faster. On a CPU without AVX-512-BF16, IREE's
+# bf16 kernel took 50-300 ms a call where the library took 1-4 (AMD EPYC, Zen 3), and
+# timing it every round made GPT-2's bf16 compile take 265 s.
+HOPELESS = 4.0
 # A few rows are timed on copies of their weight that together take `cold_bytes()` (at
 # most MAX_COPIES), one product per copy, one dispatch after another in one call, as a
 # decode step runs them: each weight read once, from memory. Timed one call per product
@@ -86,13 +91,14 @@ MATVEC_MARGIN = 1.0
 # 10: single f32 rows on mlc's own AVX-512 kernel too; a single row's copies each with values of
 #     their own (they repeated every 7 copies), together twice the last-level cache.
 # 11: up to WEIGHT_BOUND_ROWS rows timed as single rows are (cold copies, any margin), not only one.
-METHOD = 11
+# 12: single f32 and bf16 rows on mlc's own AVX2 kernel too, where the CPU has no AVX-512.
+METHOD = 12
 # What is timed (see measure): the benchmark function and the IREE driver. IREE's kernel
 # on its task workers and on the calling thread alone (where a model runs on local-sync);
 # the library on the calling thread, whose calls split among the plugin's own threads;
-# mlc's own f32 or bf16 kernel there too, where it can run the shape (`avx512_suits`).
+# mlc's own f32 or bf16 kernel there too, where it can run the shape (`own_kernel_suits`).
 VARIANTS = {"iree": ("iree", "local-task"), "iree one thread": ("iree", "local-sync"),
-            "library": ("library", "local-sync"), "avx512": ("avx512", "local-sync")}
+            "library": ("library", "local-sync"), "own kernel": ("own_kernel", "local-sync")}
 
 
 def option(options: dict) -> str:
@@ -139,27 +145,42 @@ def is_weight_bound(shape: str) -> bool:
     return is_few_rows(shape) and weight_bytes(shape) >= MIN_WEIGHT_BYTES
 
 
-def avx512_suits(shape: str) -> bool:
+def own_kernel_suits(shape: str) -> bool:
     """Whether mlc's own kernel can run `shape` here, its weight packed once: f32 on a
     CPU with AVX-512F (native/sgemm_avx512.h), or bf16 of an even K on one with
-    AVX-512-BF16 (native/gemm_bf16.h, which reads A's rows a pair at a time). A single
-    row (a decode step's) streams the weight in the order it lies packed. Whether it
+    AVX-512-BF16 (native/gemm_bf16.h, which reads A's rows a pair at a time); a single
+    row of either on a CPU with AVX2 and FMA only (native/gemv_avx2.h). A single row
+    (a decode step's) streams the weight in the order it lies packed. Whether it
     does is measured, against MKL and IREE's kernel: on AMD's Zen 4 the f32 kernel ran
     BERT-base 9 % and GPT-2 14 % faster than IREE's kernel, where MKL ran them slower
-    than IREE's; MKL has no AVX-512-BF16 code there."""
-    _, k, _, operands = library_matmuls.parse_key(shape)
-    if not library_matmuls.own_kernel_takes(operands):
+    than IREE's; MKL has no AVX-512-BF16 code there, and on Zen 3 (AVX2) its bf16 GEMM
+    read a decode step's weight at 0.7 GB/s where gemv_avx2.h reads 18-20."""
+    m, k, _, operands = library_matmuls.parse_key(shape)
+    if not library_matmuls.own_kernel_takes(operands) or (operands == "bf16" and k % 2):
         return False
     flags = set(cpu_fields().get("flags", "").split())
-    if operands == "bf16":
-        return k % 2 == 0 and {"avx512_bf16", "avx512bw", "avx512vl"} <= flags
-    return "avx512f" in flags
+    if operands == "bf16" and {"avx512_bf16", "avx512bw", "avx512vl"} <= flags:
+        return True
+    if operands == "f32" and "avx512f" in flags:
+        return True
+    return m == 1 and {"avx2", "fma"} <= flags
+
+
+def iree_lacks_a_kernel(shape: str) -> bool:
+    """Whether IREE's kernel for `shape` is far too slow here to be left any matmul
+    unmeasured, however small: bf16 on a CPU without AVX-512-BF16, which IREE 3.13
+    multiplies one widened element at a time (AMD EPYC, Zen 3: 1x3072x768 6.0 ms, where
+    mlc's AVX2 row kernel takes 0.26; Llama's 768x256 rows stayed on it below
+    MIN_WEIGHT_BYTES, and its bf16 step took 37 ms a token to f32's 27)."""
+    operands = library_matmuls.parse_key(shape)[3]
+    return operands == "bf16" and "avx512_bf16" not in cpu_fields().get("flags", "").split()
 
 
 def quantized_rows_whole(options: dict) -> bool:
     """Whether single int8 rows run whole on the library (mlc-quantize-int8{whole-rows}):
-    the option allows the library, the plugin builds here, and int8 sums exactly."""
-    return option(options) != "off" and matmul_library.available()[0] and matmul_library.exact_int8()
+    the option allows the library, the plugin builds here, and it sums them exactly (on
+    AVX2 too: native/gemv_s8_avx2.h)."""
+    return option(options) != "off" and matmul_library.available()[0] and matmul_library.exact_int8_rows()
 
 
 def quantized_matrices_whole(options: dict) -> bool:
@@ -171,7 +192,8 @@ def quantized_matrices_whole(options: dict) -> bool:
     the same rate). Unmeasured, as single rows are. Elsewhere (AVX2) the matmuls stay
     IREE's steps, chosen per shape: MKL's int8 would saturate."""
     flags = cpu_fields().get("flags", "").split()
-    return quantized_rows_whole(options) and ("amx_int8" in flags or {"avx512_vnni", "avx512bw"} <= set(flags))
+    return (quantized_rows_whole(options) and matmul_library.exact_int8()
+            and ("amx_int8" in flags or {"avx512_vnni", "avx512bw"} <= set(flags)))
 
 
 def ops_on_library(options: dict) -> bool:
@@ -207,7 +229,7 @@ def choose_measured(shapes: list[str], options: dict, alone: bool = False) -> di
     mode = option(options)
     if mode == "off" or not shapes:
         return {"library": [], "iree": shapes, "why": "off (target option)" if mode == "off" else "no matmul qualifies"}
-    large = [s for s in shapes if flops(s) >= MIN_FLOPS or is_weight_bound(s)]
+    large = [s for s in shapes if flops(s) >= MIN_FLOPS or is_weight_bound(s) or iree_lacks_a_kernel(s)]
     if mode == "auto" and not large:
         return {"library": [], "iree": shapes, "why": f"every matmul is below {MIN_FLOPS / 1e6:.0f} MFLOP "
                 f"(up to {WEIGHT_BOUND_ROWS} rows: {MIN_WEIGHT_BYTES >> 10} KiB of weight)"}
@@ -219,7 +241,7 @@ def choose_measured(shapes: list[str], options: dict, alone: bool = False) -> di
     if mode == "on":
         return {"library": shapes, "iree": [], "why": "on (target option)"}
     if mode == "mlc":
-        return {"library": shapes, "iree": [], "avx512": [s for s in shapes if avx512_suits(s)],
+        return {"library": shapes, "iree": [], "own kernel": [s for s in shapes if own_kernel_suits(s)],
                 "why": "mlc's own kernels (target option)"}
     try:
         timed = Measurements.here().get(list(dict.fromkeys(map(timed_as, large))))
@@ -228,8 +250,8 @@ def choose_measured(shapes: list[str], options: dict, alone: bool = False) -> di
     measured = {s: timed[timed_as(s)] for s in large}
     rival = "iree one thread ms" if alone else "iree ms"
     library = [s for s in large if _library_ms(measured[s]) < margin(s) * measured[s][rival]]
-    avx512 = [s for s in library if _on_avx512(measured[s])]
-    return {"library": library, "iree": [s for s in shapes if s not in library], "avx512": avx512,
+    own = [s for s in library if _on_own_kernel(measured[s])]
+    return {"library": library, "iree": [s for s in shapes if s not in library], "own kernel": own,
             "why": f"measured on this CPU{' (IREE on the calling thread)' if alone else ''}", "measured": measured}
 
 
@@ -238,26 +260,30 @@ def margin(shape: str) -> float:
     return MATVEC_MARGIN if is_few_rows(shape) else MARGIN
 
 
-def _on_avx512(timing: dict) -> bool:
+def _on_own_kernel(timing: dict) -> bool:
     """Whether mlc's own kernel measured faster than MKL on a shape."""
-    return timing.get("avx512 ms", math.inf) < timing["library ms"]
+    return timing.get("own kernel ms", math.inf) < timing["library ms"]
 
 
 def _library_ms(timing: dict) -> float:
     """A shape's time on the plugin: on mlc's own kernel or MKL, the faster."""
-    return min(timing["library ms"], timing.get("avx512 ms", math.inf))
+    return min(timing["library ms"], timing.get("own kernel ms", math.inf))
 
 
 def kernels(choice: dict) -> list[str]:
     """What runs each of `choice`'s library shapes (matmul_library.kernel_of, or mlc's own
     f32 or bf16 kernel where the choice put the shape there)."""
-    avx512 = set(choice.get("avx512", [])) if not matmul_library.f32_on_mkl() else set()
-    return [_own_kernel(shape) if shape in avx512 else matmul_library.kernel_of(shape)
+    own = set(choice.get("own kernel", [])) if not matmul_library.f32_on_mkl() else set()
+    return [own_kernel(shape) if shape in own else matmul_library.kernel_of(shape)
             for shape in choice.get("library", [])]
 
 
-def _own_kernel(shape: str) -> str:
-    return "mlc AVX-512-BF16" if library_matmuls.parse_key(shape)[3] == "bf16" else "mlc AVX-512"
+def own_kernel(shape: str) -> str:
+    """The name of mlc's own kernel that runs `shape` on this CPU (own_kernel_suits)."""
+    flags = set(cpu_fields().get("flags", "").split())
+    if library_matmuls.parse_key(shape)[3] == "bf16":
+        return "mlc AVX-512-BF16" if "avx512_bf16" in flags else "mlc AVX2 (bf16 widened)"
+    return "mlc AVX-512" if "avx512f" in flags else "mlc AVX2"
 
 
 def matmul_ms(module: ir.Operation, choice: dict, alone: bool = False) -> float | None:
@@ -406,7 +432,7 @@ def benchmark_module(shapes: list[str]) -> ir.Module:
                 stacked = ir.RankedTensorType.get([count * m, k], library_matmuls.element_type(operands))
                 c_type = ir.RankedTensorType.get([m, n], library_matmuls.result_type(operands))
                 weights = [_varied_weight(k, n, operands, copy) for copy in range(count)]
-                for variant in ("iree", "library", "avx512") if avx512_suits(shape) else ("iree", "library"):
+                for variant in ("iree", "library", "own_kernel") if own_kernel_suits(shape) else ("iree", "library"):
                     @func.FuncOp.from_py_func(stacked, name=f"{variant}_{i}")
                     def body(inputs, variant=variant, m=m, k=k, c_type=c_type, narrow=narrow, weights=weights):
                         return tuple(_product(variant, tensor.extract_slice(
@@ -419,9 +445,9 @@ def benchmark_module(shapes: list[str]) -> ir.Module:
 def _product(variant: str, a: ir.Value, b: ir.Value, c_type: ir.RankedTensorType, narrow: bool) -> ir.Value:
     """a @ b on the library (MKL, or mlc's own f32 kernel), or on IREE's kernel as mlc's
     executables run it there."""
-    if variant in ("library", "avx512"):
-        packed = a.type.shape[0] > 1 or variant == "avx512"  # as mlc-library-matmuls{packed} runs it
-        return library_matmuls.library_region(a, b, avx512=variant == "avx512",
+    if variant in ("library", "own_kernel"):
+        packed = a.type.shape[0] > 1 or variant == "own_kernel"  # as mlc-library-matmuls{packed} runs it
+        return library_matmuls.library_region(a, b, own_kernel=variant == "own_kernel",
                                               fingerprint=library_matmuls.weight_fingerprint(b) if packed else None)
     if narrow:
         return _zero_product(a, b, c_type)
@@ -484,7 +510,7 @@ def measure(shapes: list[str]) -> dict:
     for i, shape in enumerate(shapes):
         a, count = inputs[shape], copies(shape)
         kernels = {name: functions[driver][f"{function}_{i}"] for name, (function, driver) in VARIANTS.items()
-                   if name != "avx512" or avx512_suits(shape)}
+                   if name != "own kernel" or own_kernel_suits(shape)}
         for name, kernel in kernels.items():
             products = kernel(a)
             for product, exact in zip(products if count > 1 else [products], expected[shape]):
@@ -498,10 +524,13 @@ def measure(shapes: list[str]) -> dict:
 
 
 def _rounds(kernels: dict, held: dict, count: int) -> dict:
-    """Each kernel's fastest product over ROUNDS interleaved rounds, in ms."""
+    """Each kernel's fastest product over ROUNDS interleaved rounds, in ms; a kernel
+    HOPELESS times slower than the fastest after the first round keeps its one time."""
     times = {name: [] for name in kernels}
-    for _ in range(ROUNDS):
+    for round_ in range(ROUNDS):
         for name, kernel in kernels.items():
+            if round_ and min(times[name]) > HOPELESS * min(min(t) for t in times.values()):
+                continue
             kernel(held[name])  # the first call after the other kernel's pays for cold caches
             start = time.perf_counter()
             for _ in range(CALLS):

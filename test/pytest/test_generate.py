@@ -356,10 +356,11 @@ def test_decode_step_writes_the_cache_at_the_position(name):
 def test_decode_step_updates_resident_caches_in_place():
     """With matmuls on mlc's plugin, each cache the step returns is the buffer it took,
     written in place (mlc.update_slice, mlc-outline-library-dispatches): before, IREE
-    copied every cache into a new buffer at every step. int8's matmuls call the plugin
-    where the CPU has VNNI; elsewhere they stay on IREE's kernel, and f32's are put there."""
+    copied every cache into a new buffer at every step. int8's single rows call the plugin
+    where it sums them exactly (on any CPU unless MLC_INT8_KERNEL=mkl); elsewhere they
+    stay on IREE's kernel, and f32's are put there."""
     model = language_models.build("gpt2-tiny")
-    on_plugin = {"precision": "int8"} if matmul_library.exact_int8() else {"target_options": {"matmul-library": True}}
+    on_plugin = {"precision": "int8"} if matmul_library.exact_int8_rows() else {"target_options": {"matmul-library": True}}
     step = mlc.generator(model, max_cache_len=16, **on_plugin).compiled(1)
     assert step.report.pass_statistic("mlc-outline-library-dispatches", "library dispatches outlined") > 0
     caches = [torch.randn(cache_shape(model.config, 16)) for _ in range(4)]

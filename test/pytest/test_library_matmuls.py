@@ -213,6 +213,29 @@ def test_small_matmuls_are_not_measured_and_stay_on_iree(monkeypatch):
     assert choice["why"] == "every matmul is below 16 MFLOP (up to 16 rows: 512 KiB of weight)"
 
 
+def test_small_bf16_matmuls_are_measured_where_iree_has_no_bf16_kernel(monkeypatch):
+    """Without AVX-512-BF16, IREE 3.13 multiplies bf16 one widened element at a time, so
+    a bf16 matmul of any size is measured (Llama's 1x768x256 rows), where with it one
+    below MIN_FLOPS and MIN_WEIGHT_BYTES stays IREE's unmeasured; f32 stays either way."""
+    shapes, measured = ["1x768x256xbf16", "1x768x128"], []
+
+    class Known:
+        def get(self, wanted):
+            measured.extend(wanted)
+            return {s: {"iree ms": 0.5, "iree one thread ms": 0.6, "library ms": 0.05} for s in wanted}
+
+    monkeypatch.setattr(matmul_choice, "eligible_shapes", lambda module: shapes)
+    monkeypatch.setattr(matmul_choice.Measurements, "here", classmethod(lambda cls: Known()))
+    fields = matmul_choice.cpu_fields()
+    monkeypatch.setattr(matmul_choice, "cpu_fields", lambda: {**fields, "flags": "avx2 fma"})
+    choice = matmul_choice.choose(None, {})
+    assert measured == ["1x768x256xbf16"]
+    assert choice["library"] == ["1x768x256xbf16"] and choice["iree"] == ["1x768x128"]
+    measured.clear()
+    monkeypatch.setattr(matmul_choice, "cpu_fields", lambda: {**fields, "flags": "avx2 fma avx512f avx512bw avx512_bf16"})
+    assert matmul_choice.choose(None, {})["library"] == [] and measured == []
+
+
 def test_a_large_weight_is_timed_on_the_columns_that_fit(monkeypatch):
     """GPT-2's head (768 x 50257, 154 MB) is timed on 10912 of its columns (32 MB);
     bf16 halves the bytes per column. The choice applies to the whole matmul."""
@@ -241,7 +264,7 @@ def test_a_shape_is_measured_once_per_machine(tmp_path, monkeypatch):
         shape = "64x256x512"
         measured = matmul_choice.Measurements.here().get([shape])[shape]
         assert measured["iree ms"] > 0 and measured["library ms"] > 0
-        assert ("avx512 ms" in measured) == matmul_choice.avx512_suits(shape)
+        assert ("own kernel ms" in measured) == matmul_choice.own_kernel_suits(shape)
         monkeypatch.setattr(matmul_choice, "measure", lambda shapes: pytest.fail(f"measured {shapes} again"))
         assert matmul_choice.Measurements.here().get([shape])[shape] == measured
         table = json.loads(next((tmp_path / "matmul-choices").glob("*.json")).read_text())
@@ -301,7 +324,9 @@ def test_int8_matmuls_on_the_library_sum_exactly_as_iree_does():
         # int8 runs on AMX (mlc-quantize-int8{whole-matrices}).
         whole = x.shape[0] == 1 or matmul_choice.quantized_matrices_whole(ON["target_options"])
         kind = "q8" if whole else "i8"
-        if not matmul_library.exact_int8():  # no VNNI: MKL's int8 sums saturate, so IREE's kernel keeps them
+        if x.shape[0] == 1 and not matmul_library.exact_int8():  # no VNNI: on the plugin's AVX2 kernel
+            assert library_shapes(on) == ["1x72x200xq8", "1x200x40xq8"]
+        elif not matmul_library.exact_int8():  # no VNNI: MKL's int8 sums saturate, so IREE's kernel keeps them
             assert library_shapes(on) == []
         else:
             assert library_shapes(on) == [f"{x.shape[0]}x72x200x{kind}", f"{x.shape[0]}x200x40x{kind}"]
@@ -356,18 +381,109 @@ def test_rows_quantized_on_avx512_match_the_portable_loop(tmp_path):
     """The plugin quantizes int8 rows on AVX-512 by a product where the portable loop (and
     IREE's lowering) divides: the two give the same bytes on 4 million values, ties and
     near-ties included (native/quantize_avx512.h)."""
-    if not matmul_library.buildable():
-        pytest.skip("no C compiler or MKL here to build the plugin's source")
-    include, libraries, compiler = matmul_library._tools()
-    source, program = tmp_path / "quantize_check.c", tmp_path / "quantize_check"
-    source.write_text(QUANTIZE_CHECK)
-    subprocess.run([compiler, "-O3", "-fno-trapping-math", f"-I{matmul_library.NATIVE}", f"-I{include}",
-                    str(source), "-o", str(program), *map(str, libraries), f"-Wl,-rpath,{libraries[0].parent}",
-                    "-lm"], check=True)
-    printed = subprocess.run([str(program)], capture_output=True, text=True, check=True).stdout.strip()
+    printed = _run_plugin_check(tmp_path, "quantize_check", QUANTIZE_CHECK)
     if printed == "no AVX-512":
         pytest.skip("this CPU has no AVX-512 BW and VL: only the portable loop runs")
     assert printed.startswith("0 of ") and int(printed.split()[2]) > 3_900_000, printed
+
+
+# A C program on the plugin's own source: the AVX2 row kernels (native/gemv_avx2.h) on
+# the packed layouts of sgemm_avx512.h and gemm_bf16.h, on odd shapes (K blocks of 256
+# and a part of one, panels of 64 columns and a part of one). The values are multiples
+# of 1/8 small enough that every sum is exact in f32, so any order of the sums gives the
+# reference's bits; the reference sums in double. Where the CPU has AVX-512-BF16, the
+# portable bf16 pack must give the AVX-512 pack's bytes. The int8 row kernel
+# (native/gemv_s8_avx2.h) and the plain loop (row_sums_exact) against int64 sums, with
+# weights of any byte (-128 too) and rows at +-127, where vpmaddubsw's pairs come
+# closest to saturating.
+AVX2_ROWS_CHECK = r"""
+#include "mlc_matmul.c" /* first: it defines _GNU_SOURCE */
+#include <stdio.h>
+
+static float value(size_t i, size_t salt) { return (float)((int)((i * 2654435761u + salt) % 17) - 8) / 8; }
+
+static uint16_t bf16_of(float f) { uint32_t bits; memcpy(&bits, &f, 4); return (uint16_t)(bits >> 16); }
+
+int main(void) {
+  if (!gemv_avx2_available()) { puts("no AVX2"); return 0; }
+  const size_t shapes[][2] = {{1, 1}, {2, 3}, {300, 130}, {256, 64}, {513, 129}, {768, 200}, {1030, 65}};
+  size_t wrong = 0, checked = 0, packs_differ = 0;
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
+    const size_t k = shapes[s][0], n = shapes[s][1];
+    float *w = malloc(k * n * 4), *x = malloc(k * 4), *y = malloc(n * 4);
+    uint16_t *wb = malloc(k * n * 2), *xb = malloc((k + 1) * 2);
+    for (size_t i = 0; i < k * n; ++i) wb[i] = bf16_of(w[i] = value(i, s));
+    for (size_t i = 0; i < k; ++i) xb[i] = bf16_of(x[i] = value(i, s + 7));
+    float* packed = aligned_alloc(64, sgemm_avx512_packed_bytes(n, k));
+    sgemm_avx512_pack(w, n, n, k, packed);
+    const size_t words = gemm_bf16_packed_words(n, k);
+    uint32_t* packed_bf16 = aligned_alloc(64, (words * 4 + 63) / 64 * 64);
+    gemm_bf16_pack_bf16_portable(wb, n, n, k, packed_bf16);
+    if (gemm_bf16_available()) {
+      uint32_t* avx512 = aligned_alloc(64, (words * 4 + 63) / 64 * 64);
+      gemm_bf16_pack_bf16(wb, n, n, k, avx512);
+      packs_differ += memcmp(avx512, packed_bf16, words * 4) != 0;
+      free(avx512);
+    }
+    for (int bf16 = 0; bf16 < 2; ++bf16) {
+      if (bf16 && k % 2) continue; /* the plugin multiplies bf16 of an even K only */
+      if (bf16)
+        gemv_bf16_avx2_packed(xb, packed_bf16, n, k, y);
+      else
+        sgemv_avx2_packed(x, packed, n, k, y);
+      for (size_t j = 0; j < n; ++j, ++checked) {
+        double sum = 0;
+        for (size_t i = 0; i < k; ++i) sum += (double)x[i] * w[i * n + j];
+        wrong += (double)y[j] != sum;
+      }
+    }
+    free(w), free(x), free(y), free(wb), free(xb), free(packed), free(packed_bf16);
+  }
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
+    const size_t k = shapes[s][0], n = shapes[s][1], k4 = (k + 3) / 4 * 4;
+    int8_t *w = malloc(k * n), *q = calloc(k4, 1), *packed = aligned_alloc(64, (gemv_s8_avx2_packed_bytes(n, k) + 63) / 64 * 64);
+    int32_t *sums = malloc(n * 4), *plain = malloc(n * 4);
+    for (size_t i = 0; i < k * n; ++i) w[i] = s % 2 ? (i % 3 ? -128 : 127) : (int8_t)(i * 2654435761u >> 13);
+    for (size_t i = 0; i < k; ++i) q[i] = s % 2 ? (i % 2 ? -127 : 127) : (int8_t)((int)(i * 40503u % 255) - 127);
+    gemv_s8_avx2_pack(w, n, n, k, packed);
+    gemv_s8_avx2_packed(q, packed, sums, k, n);
+    row_sums_exact(q, w, n, plain, k, n);
+    for (size_t j = 0; j < n; ++j, checked += 2) {
+      long long sum = 0;
+      for (size_t i = 0; i < k; ++i) sum += (long long)q[i] * w[i * n + j];
+      wrong += (sums[j] != sum) + (plain[j] != sum);
+    }
+    free(w), free(q), free(packed), free(sums), free(plain);
+  }
+  printf("%zu of %zu wrong, %zu packs differ\n", wrong, checked, packs_differ);
+  return 0;
+}
+"""
+
+
+def _run_plugin_check(tmp_path, name: str, source_text: str) -> str:
+    """Builds a C program that includes the plugin's source, as the plugin is built, and
+    returns what it prints."""
+    if not matmul_library.buildable():
+        pytest.skip("no C compiler or MKL here to build the plugin's source")
+    include, libraries, compiler = matmul_library._tools()
+    source, program = tmp_path / f"{name}.c", tmp_path / name
+    source.write_text(source_text)
+    subprocess.run([compiler, "-O3", "-fno-trapping-math", f"-I{matmul_library.NATIVE}", f"-I{include}",
+                    str(source), "-o", str(program), *map(str, libraries), f"-Wl,-rpath,{libraries[0].parent}",
+                    "-lm"], check=True)
+    return subprocess.run([str(program)], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_single_rows_on_avx2_sum_the_packed_weights_exactly(tmp_path):
+    """The row kernels a CPU without AVX-512 runs (native/gemv_avx2.h) read the f32 and
+    bf16 packed layouts right, tails included; the portable bf16 pack writes the AVX-512
+    one's bytes; the int8 row kernel of a CPU without VNNI (native/gemv_s8_avx2.h) sums
+    exactly. Any x86 CI machine runs this, with AVX-512 or not."""
+    printed = _run_plugin_check(tmp_path, "avx2_rows_check", AVX2_ROWS_CHECK)
+    if printed == "no AVX2":
+        pytest.skip("this CPU has no AVX2 and FMA")
+    assert printed.startswith("0 of ") and int(printed.split()[2]) > 2000 and printed.endswith(" 0 packs differ"), printed
 
 
 class QuantizedBlock(torch.nn.Module):
@@ -391,6 +507,7 @@ def test_int8_matrices_run_whole_where_the_cpu_has_amx_or_vnni(monkeypatch):
     def whole(extra: str, rows_whole: bool = True) -> bool:
         monkeypatch.setattr(matmul_choice, "quantized_rows_whole", lambda options: rows_whole)
         monkeypatch.setattr(matmul_choice, "cpu_fields", lambda: {**fields, "flags": f"{flags} {extra}"})
+        monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: set(f"{flags} {extra}".split()))
         return matmul_choice.quantized_matrices_whole({})
 
     assert whole("amx_int8") and whole("avx512_vnni avx512bw")
@@ -426,9 +543,10 @@ def test_int8_matrices_run_whole_with_their_epilogues():
 @pytest.mark.iree
 def test_int8_single_rows_run_whole_on_the_library_and_sum_exactly():
     """A single int8 row (mlc.quantized_matmul) runs on the plugin in one call, which
-    quantizes the f32 row itself and runs its own VNNI kernel (gemv_s8_vnni.h): rows in
+    quantizes the f32 row itself and runs its own VNNI kernel (gemv_s8_vnni.h), or its
+    AVX2 kernel without VNNI (gemv_s8_avx2.h): rows in
     fours with a remainder (75, 130), columns in 64s with a masked remainder (130, 67,
-    split between workgroups), weights and activations at +-127 (the kernel adds 128
+    split between workgroups), weights and activations at +-127 (the VNNI kernel adds 128
     to the weights and subtracts 128 times the activations' sum). The numbers of the
     steps as graph ops, to rounding (there IREE may fuse the rescale and the bias into
     one multiply-add), and no dispatch of those steps is left: the two library calls and
@@ -440,12 +558,9 @@ def test_int8_single_rows_run_whole_on_the_library_and_sum_exactly():
     for x in (torch.randn(1, 75), torch.tensor([[-1.0, 1.0, 1.0] * 25]), torch.randn(1, 1, 75)):
         on = mlc.compile(model, (x,), precision="int8", **ON)
         off = mlc.compile(model, (x,), precision="int8", target_options={"matmul-library": False})
-        if not matmul_library.exact_int8():  # no VNNI: the rows stay steps, on IREE's kernel
-            assert library_shapes(on) == []
-        else:
-            assert library_shapes(on) == ["1x75x130xq8", "1x130x67xq8"]
-            assert on.report["dispatches by kind"] == {**on.report["dispatches by kind"], "library matmuls": 2,
-                                                       "mlc dispatch regions": 2, "formed by IREE": 0}
+        assert library_shapes(on) == ["1x75x130xq8", "1x130x67xq8"]  # without VNNI on AVX2 (gemv_s8_avx2.h)
+        assert on.report["dispatches by kind"] == {**on.report["dispatches by kind"], "library matmuls": 2,
+                                                   "mlc dispatch regions": 2, "formed by IREE": 0}
         assert off.report["dispatches by kind"]["mlc dispatch regions"] >= 6  # the steps, as graph ops
         np.testing.assert_allclose(np.asarray(on(x)), np.asarray(off(x)), rtol=1e-6, atol=1e-6)
 
@@ -465,8 +580,6 @@ def test_int8_single_rows_sum_the_same_on_the_packed_copy_and_as_the_weight_lies
     x = torch.randn(1, 75)
     on = mlc.compile(model, (x,), precision="int8", **ON)
     off = mlc.compile(model, (x,), precision="int8", target_options={"matmul-library": False})
-    if not matmul_library.exact_int8():
-        pytest.skip("no VNNI: single int8 rows stay on IREE's kernel")
     assert on.report.pass_statistic("mlc-library-matmuls", "weights packed once") == 3
     first = np.asarray(on(x))
     np.testing.assert_allclose(first, np.asarray(off(x)), rtol=1e-6, atol=1e-6)  # IREE may fuse rescale and bias
@@ -509,6 +622,27 @@ def test_int8_stays_on_iree_where_mkl_would_saturate(monkeypatch):
     assert not matmul_library.exact_int8()
 
 
+def test_a_kernel_far_slower_in_the_first_round_is_not_timed_again(monkeypatch):
+    """A kernel HOPELESS times slower than the fastest after the first round keeps that
+    one time (IREE's bf16 kernel without AVX-512-BF16: 50-300 ms a call where the
+    library takes 1-4); the others are timed every round. On a clock that each call
+    moves by its kernel's cost."""
+    clock, calls = [0.0], {}
+
+    def kernel(name: str, seconds: float):
+        def run(_):
+            calls[name] = calls.get(name, 0) + 1
+            clock[0] += seconds
+        return run
+
+    monkeypatch.setattr(matmul_choice, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])}))
+    kernels = {"library": kernel("library", 0.001), "iree": kernel("iree", 0.1), "own kernel": kernel("own kernel", 0.003)}
+    timing = matmul_choice._rounds(kernels, dict.fromkeys(kernels), 1)
+    assert timing == {"library ms": 1.0, "iree ms": 100.0, "own kernel ms": 3.0}
+    every_round = matmul_choice.ROUNDS * (1 + matmul_choice.CALLS)
+    assert calls == {"library": every_round, "iree": 1 + matmul_choice.CALLS, "own kernel": every_round}
+
+
 def test_a_shape_timed_while_a_cpu_was_taken_is_timed_again():
     """Several rows no faster on IREE's two workers than on one thread: one CPU was busy
     elsewhere. The shape is timed again and each variant keeps its faster time; a plausible
@@ -521,10 +655,10 @@ def test_a_shape_timed_while_a_cpu_was_taken_is_timed_again():
             return results[len(calls) - 1]
         return time_once
 
-    busy = {"iree ms": 1.40, "iree one thread ms": 1.25, "library ms": 1.5, "avx512 ms": 1.30}
-    quiet = {"iree ms": 0.85, "iree one thread ms": 1.36, "library ms": 1.6, "avx512 ms": 0.80}
+    busy = {"iree ms": 1.40, "iree one thread ms": 1.25, "library ms": 1.5, "own kernel ms": 1.30}
+    quiet = {"iree ms": 0.85, "iree one thread ms": 1.36, "library ms": 1.6, "own kernel ms": 0.80}
     assert matmul_choice.timed_again_if_disturbed("64x2048x512", timings(busy, quiet)) == {
-        "iree ms": 0.85, "iree one thread ms": 1.25, "library ms": 1.5, "avx512 ms": 0.80}
+        "iree ms": 0.85, "iree one thread ms": 1.25, "library ms": 1.5, "own kernel ms": 0.80}
     assert len(calls) == 2
     calls.clear()
     assert matmul_choice.timed_again_if_disturbed("64x2048x512", timings(quiet)) == quiet and len(calls) == 1
@@ -536,9 +670,9 @@ def test_a_shape_timed_while_a_cpu_was_taken_is_timed_again():
 def test_mlc_f32_kernel_takes_the_shapes_it_measured_fastest_on(monkeypatch):
     """Of the shapes the plugin wins by 10 % over IREE's kernel, those where mlc's own f32
     kernel beat MKL run on it; a shape never timed on it (bf16) stays MKL's."""
-    times = {"128x768x3072": {"iree ms": 4.0, "library ms": 3.9, "avx512 ms": 3.0},  # mlc's kernel wins it
-             "128x3072x768": {"iree ms": 4.0, "library ms": 2.0, "avx512 ms": 3.0},  # MKL wins it
-             "197x768x768": {"iree ms": 1.0, "library ms": 1.5, "avx512 ms": 0.95},  # IREE's kernel keeps it
+    times = {"128x768x3072": {"iree ms": 4.0, "library ms": 3.9, "own kernel ms": 3.0},  # mlc's kernel wins it
+             "128x3072x768": {"iree ms": 4.0, "library ms": 2.0, "own kernel ms": 3.0},  # MKL wins it
+             "197x768x768": {"iree ms": 1.0, "library ms": 1.5, "own kernel ms": 0.95},  # IREE's kernel keeps it
              "128x768x768xbf16": {"iree ms": 1.0, "library ms": 0.5}}
 
     class Known:
@@ -549,8 +683,8 @@ def test_mlc_f32_kernel_takes_the_shapes_it_measured_fastest_on(monkeypatch):
     monkeypatch.setattr(matmul_choice.Measurements, "here", classmethod(lambda cls: Known()))
     choice = matmul_choice.choose(None, {})
     assert choice["library"] == ["128x768x3072", "128x3072x768", "128x768x768xbf16"]
-    assert choice["avx512"] == ["128x768x3072"] and choice["iree"] == ["197x768x768"]
-    assert matmul_choice.kernels(choice)[0] == "mlc AVX-512"
+    assert choice["own kernel"] == ["128x768x3072"] and choice["iree"] == ["197x768x768"]
+    assert matmul_choice.kernels(choice)[0] == matmul_choice.own_kernel("128x768x3072")  # "mlc AVX-512", or AVX2
     assert matmul_choice.matmul_ms(None, choice) == pytest.approx(3.0 + 2.0 + 1.0 + 0.5)
     monkeypatch.setenv("MLC_F32_KERNEL", "mkl")  # the plugin then runs it on MKL, and says so
     assert matmul_choice.kernels(choice)[0] == matmul_library.kernel_of("128x768x3072")
@@ -558,7 +692,7 @@ def test_mlc_f32_kernel_takes_the_shapes_it_measured_fastest_on(monkeypatch):
 
 def test_the_mlc_option_puts_every_shape_on_the_plugin_and_mlc_kernels_unmeasured(monkeypatch):
     """matmul-library=mlc: every matmul on the plugin, each that mlc's own f32 or bf16
-    kernel can run (avx512_suits) on it, nothing timed; int8 stays on the plugin's own
+    kernel can run (own_kernel_suits) on it, nothing timed; int8 stays on the plugin's own
     int8 kernels as with on."""
     if not matmul_library.available()[0]:
         pytest.skip("mlc's matmul plugin cannot be built here")
@@ -567,12 +701,13 @@ def test_the_mlc_option_puts_every_shape_on_the_plugin_and_mlc_kernels_unmeasure
     choice = matmul_choice.choose_measured(shapes, {"matmul-library": "mlc"})
     library = [s for s in shapes if matmul_library.exact_int8() or not s.endswith("i8")]
     assert choice["library"] == library and choice["iree"] == []
-    assert choice["avx512"] == [s for s in library if matmul_choice.avx512_suits(s)]
-    assert "45x301x130xbf16" not in choice["avx512"]  # an odd depth: gemm_bf16.h reads rows in pairs
+    assert choice["own kernel"] == [s for s in library if matmul_choice.own_kernel_suits(s)]
+    assert "45x301x130xbf16" not in choice["own kernel"]  # an odd depth: gemm_bf16.h reads rows in pairs
 
 
 # precision -> (mlc's own kernel, the instructions it needs, its error against eager's f32)
-OWN_KERNELS = {"f32": ("mlc AVX-512", "AVX-512F", 1e-5), "bf16": ("mlc AVX-512-BF16", "AVX-512-BF16", 2e-2)}
+OWN_KERNELS = {"f32": ("AVX-512F, or AVX2 and FMA for a single row", 1e-5),
+               "bf16": ("AVX-512-BF16, or AVX2 and FMA for a single row", 2e-2)}
 
 
 @pytest.mark.iree
@@ -588,10 +723,11 @@ def test_products_on_mlc_kernel_match_eager_and_mkl(tmp_path, precision, rows):
     (MKL_VERBOSE) shows that MKL packed and ran no GEMM with mlc's kernel, and did without
     it (a single bf16 row: not the same bits). Bits alone do not tell them apart: on an
     Intel Xeon (model 207) MKL's f32 GEMM of 45 rows gave mlc's bits exactly."""
-    kernel, instructions, budget = OWN_KERNELS[precision]
+    instructions, budget = OWN_KERNELS[precision]
     shape = f"{rows}x300x130" + ("" if precision == "f32" else f"x{precision}")
-    if not matmul_choice.avx512_suits(shape):
+    if not matmul_choice.own_kernel_suits(shape):
         pytest.skip(f"mlc's {precision} kernel needs {instructions}")
+    kernel = matmul_choice.own_kernel(shape)
     script = """
 import sys, numpy as np, torch, mlc
 from mlc.driver.backends import matmul_choice
@@ -611,7 +747,7 @@ with torch.no_grad():
 got = np.asarray(compiled(x))
 np.save(sys.argv[1], got)
 print(sorted(set(matmul_choice.kernels(compiled.report["matmul library"]))),
-      compiled.report.pass_statistics("mlc-library-matmuls").get("matmuls on mlc's AVX-512 kernel"),
+      compiled.report.pass_statistics("mlc-library-matmuls").get("matmuls on mlc's own kernel"),
       float(np.abs(got - expected).max() / np.abs(expected).max()) < float(sys.argv[3]))
 """
     runs = {"mlc": {}, "mkl": {"MLC_F32_KERNEL": "mkl"}}
@@ -625,13 +761,14 @@ print(sorted(set(matmul_choice.kernels(compiled.report["matmul library"]))),
         assert done.returncode == 0, done.stderr[-2000:]
         lines = done.stdout.strip().splitlines()
         assert [line for line in lines if not line.startswith("MKL_VERBOSE")][-1] == outputs[name], done.stdout
-        # the plugin's MKL calls take packed weights (eager's reference calls plain SGEMM)
+        # the plugin's MKL calls take packed weights, but a single bf16 row's (eager's
+        # reference calls plain SGEMM)
         mkl_gemms[name] = [line for line in lines if line.startswith("MKL_VERBOSE") and "GEMM" in line
-                           and ("_PACK" in line or "_COMPUTE(" in line)]
+                           and ("_PACK" in line or "_COMPUTE(" in line or "BF16BF16F32(" in line)]
         results[name] = np.load(tmp_path / f"{name}.npy")
     assert mkl_gemms["mlc"] == []
     if matmul_library.kernel_of(shape).startswith("MKL"):
-        assert any("_COMPUTE(" in line for line in mkl_gemms["mkl"]), mkl_gemms["mkl"]
+        assert any("_COMPUTE(" in line or "BF16BF16F32(" in line for line in mkl_gemms["mkl"]), mkl_gemms["mkl"]
     else:  # both on the plugin's own kernels
         assert not np.array_equal(results["mlc"], results["mkl"])
 
@@ -791,7 +928,8 @@ def test_a_process_whose_cpu_driver_lacks_the_plugin_keeps_every_matmul_on_iree(
 def test_kernel_of_names_what_runs_each_library_shape(monkeypatch):
     """A single int8 row on the plugin's VNNI kernel, several rows it quantizes on its AMX
     kernel (up to a VNNI strip's rows on its VNNI kernel, where the CPU has both), and a single bf16 row of at most 8192 columns per block on its AVX-512-BF16
-    kernel, where the CPU has them; MKL otherwise."""
+    kernel, where the CPU has them; a single quantized row on its AVX2 kernel where the
+    CPU has no VNNI; MKL otherwise."""
     monkeypatch.delenv("MKL_ENABLE_INSTRUCTIONS", raising=False)
     monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx512f", "avx512bw", "avx512_vnni"})
     assert matmul_library.kernel_of("1x768x3072xi8") == "mlc VNNI"
@@ -811,6 +949,9 @@ def test_kernel_of_names_what_runs_each_library_shape(monkeypatch):
     assert matmul_library.kernel_of("1x768x3072xbf16") == "mlc AVX-512-BF16"
     assert matmul_library.kernel_of("1x768x50257xbf16") == "MKL AMX"  # blocks of 25136 columns: MKL's
     assert matmul_library.kernel_of("2x768x3072xbf16") == "MKL AMX"
+    monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx2", "fma"})  # AMD's Zen 3: no VNNI
+    assert matmul_library.kernel_of("1x768x3072xq8") == "mlc AVX2"  # a quantized row: gemv_s8_avx2.h
+    assert matmul_library.kernel_of("2x768x3072xq8") == "MKL AVX2"
 
 
 def test_few_rows_are_measured_for_their_weight():

@@ -166,7 +166,7 @@ def test_a_single_int8_row_is_one_op_only_where_the_library_runs_it():
     mlir-cpu, its steps stay graph ops. All within the budget."""
     from mlc.driver.backends import matmul_library
 
-    if not (matmul_library.available()[0] and matmul_library.exact_int8()):
+    if not (matmul_library.available()[0] and matmul_library.exact_int8_rows()):
         pytest.skip("the matmul library does not run int8 here")
     torch.manual_seed(0)
     model, x = models.MLP(64, 128, 16).eval(), torch.randn(1, 64)

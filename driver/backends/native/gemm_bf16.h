@@ -1,6 +1,6 @@
 /* A bf16 matrix product on AVX-512-BF16: C = A B summed in f32, A and B bf16. Included
  * by mlc_matmul.c, for attention's two products at bf16 (mlc_attention.h) and for bf16
- * matmuls by a constant weight, packed once (mlc_matmul.c, gemm_bf16_avx512_packed_block).
+ * matmuls by a constant weight, packed once (mlc_matmul.c, gemm_bf16_own_kernel_block).
  *
  * Why: on AMD's Zen 4, MKL runs no AVX-512-BF16 code, and IREE's bf16 microkernel (a
  * 16x16x2 tile) ran ViT-B/16's matmuls at about 190 GFLOP/s a core; this kernel ran the
@@ -115,6 +115,18 @@ GEMM_BF16_TARGET static void gemm_bf16_pack_bf16(const uint16_t* b, size_t ldb, 
       }
     }
   }
+}
+
+/* gemm_bf16_pack_bf16 in plain C, for a CPU without AVX-512 (gemv_avx2.h reads it). */
+static void gemm_bf16_pack_bf16_portable(const uint16_t* b, size_t ldb, size_t n, size_t k, uint32_t* packed) {
+  const size_t pairs = gemm_bf16_pairs(k), panels = gemm_bf16_panels(n);
+  for (size_t panel = 0; panel < panels; ++panel)
+    for (size_t p = 0; p < pairs; ++p)
+      for (size_t j = panel * GEMM_BF16_COLUMNS; j < (panel + 1) * GEMM_BF16_COLUMNS; ++j, ++packed) {
+        const uint32_t low = j < n ? b[2 * p * ldb + j] : 0;
+        const uint32_t high = j < n && 2 * p + 1 < k ? b[(2 * p + 1) * ldb + j] : 0;
+        *packed = low | high << 16;
+      }
 }
 
 /* B (k x n, row stride ldb, f32: attention's value) packed as gemm_bf16_pack_bf16,

@@ -9,12 +9,13 @@
  * thread per call; a constant weight's blocks are packed once, at their first call
  * (`mlc_sgemm_packed`, `mlc_gemm_bf16_packed`, `mlc_gemm_s8_packed`). A single row runs on mlc's own kernels instead, which read B as it lies:
  * AVX-512-BF16 for bf16 (gemv_bf16.h), VNNI for int8 (gemv_s8_vnni.h). `mlc_matvec_s8_quantizing`
- * takes an f32 row and quantizes it itself (mlc.quantized_matmul of an LLM's decode step);
+ * takes an f32 row and quantizes it itself (mlc.quantized_matmul of an LLM's decode step;
+ * on a CPU without VNNI, on AVX2: gemv_s8_avx2.h);
  * `mlc_gemm_s8_quantizing` does so for several rows, with an epilogue, on mlc's own AMX or
  * VNNI kernel (amx_s8.h, vnni_s8.h) where the CPU has one. An f32 or bf16 product by a
  * constant weight (several rows, or a single one) runs on mlc's own AVX-512 kernels
- * (sgemm_avx512.h, gemm_bf16.h) where the compiler measured them faster and says so
- * (EPILOGUE_AVX512).
+ * (sgemm_avx512.h, gemm_bf16.h; a single row on a CPU with AVX2 but not AVX-512:
+ * gemv_avx2.h) where the compiler measured them faster and says so (EPILOGUE_OWN_KERNEL).
  * `mlc_attention` runs one head of mlc.attention: scores, softmax and output in one call
  * (mlc_attention.h), and `mlc_layer_norm` the rows of an mlc.layer_norm (mlc_layer_norm.h).
  * Load it with `--executable_plugin=libmlc_matmul.so`. */
@@ -33,6 +34,7 @@
 #include "amx_s8.h"
 #include "gelu_avx512.h"
 #include "gemv_bf16.h"
+#include "gemv_s8_avx2.h"
 #include "gemv_s8_vnni.h"
 #include "iree_executable_plugin.h"
 #include "team.h"
@@ -41,6 +43,7 @@
 #include "packed_memory.h"
 #include "quantize_avx512.h"
 #include "sgemm_avx512.h"
+#include "gemv_avx2.h"
 #include "vector_math.h"
 #include "vnni_s8.h"
 
@@ -111,11 +114,13 @@ typedef enum {
   PACKED_S8_VNNI,
   PACKED_F32_AVX512,
   PACKED_S8_ROW,
-  PACKED_BF16_AVX512
+  PACKED_BF16_AVX512,
+  PACKED_S8_ROW_AVX2
 } packed_kind_t;
 
 static const size_t PACKED_ELEMENT_BYTES[] = {sizeof(float), sizeof(MKL_BF16), sizeof(int8_t), sizeof(int8_t),
-                                              sizeof(int8_t), sizeof(float),  sizeof(int8_t), sizeof(uint16_t)};
+                                              sizeof(int8_t), sizeof(float),  sizeof(int8_t), sizeof(uint16_t),
+                                              sizeof(int8_t)};
 
 /* The bytes of a packed block, without int8's column sums. */
 static size_t packed_size(packed_kind_t kind, size_t m, size_t n, size_t k) {
@@ -128,6 +133,7 @@ static size_t packed_size(packed_kind_t kind, size_t m, size_t n, size_t k) {
     case PACKED_F32_AVX512: return sgemm_avx512_packed_bytes(n, k);
     case PACKED_S8_ROW: return gemv_s8_packed_bytes(n, k);
     case PACKED_BF16_AVX512: return gemm_bf16_packed_words(n, k) * sizeof(uint32_t);
+    case PACKED_S8_ROW_AVX2: return gemv_s8_avx2_packed_bytes(n, k);
     default: return (cblas_gemm_s8u8s32_pack_get_size(CblasBMatrix, mm, nn, kk) + 63) / 64 * 64;
   }
 }
@@ -164,7 +170,13 @@ static void pack(packed_kind_t kind, const void* b, size_t ldb, size_t m, size_t
       gemv_s8_pack(b, ldb, n, k, packed);
       break;
     case PACKED_BF16_AVX512:
-      gemm_bf16_pack_bf16(b, ldb, n, k, packed);
+      if (gemm_bf16_available())
+        gemm_bf16_pack_bf16(b, ldb, n, k, packed);
+      else
+        gemm_bf16_pack_bf16_portable(b, ldb, n, k, packed);
+      break;
+    case PACKED_S8_ROW_AVX2:
+      gemv_s8_avx2_pack(b, ldb, n, k, packed);
       break;
   }
 }
@@ -262,22 +274,30 @@ static int f32_on_mkl(void) {
   return on_mkl;
 }
 
+/* Whether mlc's own kernel runs these m rows here: any rows where the CPU runs the
+ * AVX-512 kernel of the kind (`avx512`), a single row where it has AVX2 (gemv_avx2.h). */
+static int own_kernel_runs(int avx512, size_t m) { return avx512 || (m == 1 && gemv_avx2_available()); }
+
 /* mlc_sgemm_packed on mlc's own kernel (sgemm_avx512.h), its weight packed once in that
- * kernel's layout (a single row too, which then streams it: sgemm_avx512_row); on MKL
- * where the CPU lacks AVX-512, MLC_F32_KERNEL=mkl holds it off, or the weight cannot be
- * kept packed. */
-static int sgemm_avx512_packed_block(void* params_ptr) {
+ * kernel's layout (a single row too, which then streams it: sgemm_avx512_row, or
+ * sgemv_avx2_packed on a CPU with AVX2 but not AVX-512); on MKL where the CPU runs
+ * neither, MLC_F32_KERNEL=mkl holds it off, or the weight cannot be kept packed. */
+static int sgemm_own_kernel_block(void* params_ptr) {
   const mlc_sgemm_packed_params_t* p = (const mlc_sgemm_packed_params_t*)params_ptr;
   const mlc_gemm_params_t* g = &p->gemm;
   if (g->m == 0 || g->n == 0) return 0;
-  if (!sgemm_avx512_available() || f32_on_mkl()) return sgemm_packed_block(params_ptr);
+  const int avx512 = sgemm_avx512_available();
+  if (!own_kernel_runs(avx512, g->m) || f32_on_mkl()) return sgemm_packed_block(params_ptr);
   const float* b = (const float*)g->b + g->b_offset;
   /* Keyed without the row count, as AMX's tiles are: the decode step's row and each
    * prefill's rows read one packed copy. */
   const float* packed = packed_block(p->fingerprint, PACKED_F32_AVX512, b, g->b_stride, 0, g->n, g->k);
   if (!packed) return sgemm_packed_block(params_ptr);
-  sgemm_avx512((const float*)g->a + g->a_offset, g->a_stride, g->m, packed, g->n, g->k, (float*)g->c + g->c_offset,
-               (size_t)c_stride(g->m, g->n, g->c_stride));
+  if (avx512)
+    sgemm_avx512((const float*)g->a + g->a_offset, g->a_stride, g->m, packed, g->n, g->k, (float*)g->c + g->c_offset,
+                 (size_t)c_stride(g->m, g->n, g->c_stride));
+  else
+    sgemv_avx2_packed((const float*)g->a + g->a_offset, packed, g->n, g->k, (float*)g->c + g->c_offset);
   return 0;
 }
 
@@ -315,20 +335,25 @@ static int gemm_bf16_packed_block(void* params_ptr) {
 /* mlc_gemm_bf16_packed on mlc's own kernel (gemm_bf16.h), its weight packed once in that
  * kernel's layout, a single row too: it then streams the panels in the order it reads
  * them, where gemv_bf16 reads the weight as it lies (AMD EPYC, one core, 100 MB of
- * Llama's shapes: 18-21 GB/s packed against 10-15 as it lies; a plain read 21-23). On
- * MKL where the CPU lacks AVX-512-BF16, MLC_F32_KERNEL=mkl holds mlc's kernels off, K is
+ * Llama's shapes: 18-21 GB/s packed against 10-15 as it lies; a plain read 21-23); a
+ * single row on gemv_bf16_avx2_packed where the CPU has AVX2 but not AVX-512-BF16. On
+ * MKL where the CPU runs neither, MLC_F32_KERNEL=mkl holds mlc's kernels off, K is
  * odd (A's rows are read as they lie, a pair of k at a time) or the weight cannot be
  * kept packed. */
-static int gemm_bf16_avx512_packed_block(void* params_ptr) {
+static int gemm_bf16_own_kernel_block(void* params_ptr) {
   const mlc_sgemm_packed_params_t* p = (const mlc_sgemm_packed_params_t*)params_ptr;
   const mlc_gemm_params_t* g = &p->gemm;
   if (g->m == 0 || g->n == 0) return 0;
-  if (!gemm_bf16_available() || f32_on_mkl() || g->k % 2) return gemm_bf16_packed_block(params_ptr);
+  const int avx512 = gemm_bf16_available();
+  if (!own_kernel_runs(avx512, g->m) || f32_on_mkl() || g->k % 2) return gemm_bf16_packed_block(params_ptr);
   const uint16_t* b = (const uint16_t*)g->b + g->b_offset;
   const uint32_t* packed = packed_block(p->fingerprint, PACKED_BF16_AVX512, b, g->b_stride, 0, g->n, g->k);  /* any rows */
   if (!packed) return gemm_bf16_packed_block(params_ptr);
-  gemm_bf16((const uint16_t*)g->a + g->a_offset, g->a_stride, g->m, packed, g->n, g->k, 1.0f,
-            (float*)g->c + g->c_offset, g->c_stride);
+  if (avx512)
+    gemm_bf16((const uint16_t*)g->a + g->a_offset, g->a_stride, g->m, packed, g->n, g->k, 1.0f,
+              (float*)g->c + g->c_offset, g->c_stride);
+  else
+    gemv_bf16_avx2_packed((const uint16_t*)g->a + g->a_offset, packed, g->n, g->k, (float*)g->c + g->c_offset);
   return 0;
 }
 
@@ -460,7 +485,7 @@ enum {
   EPILOGUE_GELU_TANH = 8,
   EPILOGUE_PACKED = 16,
   EPILOGUE_TO_BF16 = 32, /* C is bf16: the f32 result rounded to nearest even, as mlc's cast */
-  EPILOGUE_AVX512 = 64,  /* with EPILOGUE_PACKED: the product on mlc's own kernel (sgemm_avx512.h, gemm_bf16.h) */
+  EPILOGUE_OWN_KERNEL = 64,  /* with EPILOGUE_PACKED: the product on mlc's own kernel (sgemm_avx512.h, gemm_bf16.h) */
 };
 
 typedef struct {
@@ -555,12 +580,12 @@ static int with_epilogue(const mlc_gemm_epilogue_params_t* p, int (*packed)(void
 
 static int sgemm_epilogue_block(void* params_ptr) {
   const mlc_gemm_epilogue_params_t* p = (const mlc_gemm_epilogue_params_t*)params_ptr;
-  return with_epilogue(p, p->flags & EPILOGUE_AVX512 ? sgemm_avx512_packed_block : sgemm_packed_block, sgemm_block);
+  return with_epilogue(p, p->flags & EPILOGUE_OWN_KERNEL ? sgemm_own_kernel_block : sgemm_packed_block, sgemm_block);
 }
 
 static int gemm_bf16_epilogue_block(void* params_ptr) {
   const mlc_gemm_epilogue_params_t* p = (const mlc_gemm_epilogue_params_t*)params_ptr;
-  return with_epilogue(p, p->flags & EPILOGUE_AVX512 ? gemm_bf16_avx512_packed_block : gemm_bf16_packed_block,
+  return with_epilogue(p, p->flags & EPILOGUE_OWN_KERNEL ? gemm_bf16_own_kernel_block : gemm_bf16_packed_block,
                        gemm_bf16_block);
 }
 
@@ -681,6 +706,57 @@ static void row_layout_record(uint64_t fingerprint, int packed, uint64_t ns) {
   pthread_mutex_unlock(&row_layout_lock);
 }
 
+/* The int32 sums q . W of a single quantized row on the VNNI kernel, the weight's packed
+ * copy or as it lies, whichever measured faster for the block (row_layout_pick), or on
+ * MKL (MLC_INT8_KERNEL=mkl). 0, or 1 out of memory. */
+static int row_sums_vnni(const mlc_quantized_row_params_t* p, const int8_t* q, int32_t* sums) {
+  const int8_t* w = p->w + p->w_offset;
+  const int8_t* packed = p->fingerprint && gemv_s8_fits(p->k) && gemv_s8_available() && !int8_on_mkl()
+                             ? (const int8_t*)packed_block(p->fingerprint, PACKED_S8_ROW, w, p->w_stride, 1, p->n, p->k)
+                             : NULL;
+  int failed = 0, trial = 0;
+  if (packed && row_layout_pick(p->fingerprint, &trial)) {
+    const uint64_t start = now_ns();
+    gemv_s8_vnni_packed(q, packed, sums, p->k, p->n);
+    if (trial) row_layout_record(p->fingerprint, 1, now_ns() - start);
+  } else {
+    const uint64_t start = now_ns();
+    failed = product_s8(q, p->k, w, p->w_stride, sums, p->n, 1, p->n, p->k);
+    if (trial) row_layout_record(p->fingerprint, 0, now_ns() - start);
+  }
+  return failed;
+}
+
+/* Whether a single quantized row runs as row_sums_avx2 does: on a CPU without VNNI, unless
+ * MLC_INT8_KERNEL=mkl holds mlc's kernels off (MKL then saturates: the compiler emits
+ * the call only where that cannot happen, matmul_library.exact_int8_rows). */
+static int gemv_avx2_instead(void) { return !gemv_s8_available() && !int8_on_mkl(); }
+
+/* q . W summed exactly in int32, the weight as it lies: where no packed copy can be
+ * kept, or the CPU has no AVX2. Built for AVX2 beside the baseline. */
+__attribute__((target_clones("avx2", "default"))) static void row_sums_exact(const int8_t* q, const int8_t* w,
+                                                                              size_t ldw, int32_t* sums, size_t k,
+                                                                              size_t n) {
+  memset(sums, 0, n * sizeof(int32_t));
+  for (size_t kk = 0; kk < k; ++kk)
+    for (size_t j = 0; j < n; ++j) sums[j] += (int32_t)q[kk] * w[kk * ldw + j];
+}
+
+/* The sums on a CPU without VNNI: the AVX2 kernel on the weight's packed copy
+ * (gemv_s8_avx2.h), else row_sums_exact. 0 (nothing here runs out of memory). */
+static int row_sums_avx2(const mlc_quantized_row_params_t* p, const int8_t* q, int32_t* sums) {
+  const int8_t* w = p->w + p->w_offset;
+  const int8_t* packed = p->fingerprint && gemv_s8_avx2_available() && gemv_s8_fits(p->k)
+                             ? (const int8_t*)packed_block(p->fingerprint, PACKED_S8_ROW_AVX2, w, p->w_stride, 1,
+                                                           p->n, p->k)
+                             : NULL;
+  if (packed)
+    gemv_s8_avx2_packed(q, packed, sums, p->k, p->n);
+  else
+    row_sums_exact(q, w, p->w_stride, sums, p->k, p->n);
+  return 0;
+}
+
 /* y = (q(x) . W) * sx * scale, where sx = max(max|x|, tiny * 127) / 127 and
  * q(x) = round-half-even(x / sx) in -127..127: mlc.quantized_matmul's lowering to linalg,
  * computed in the same order, so the two give the same floats. One dispatch where IREE's
@@ -699,20 +775,7 @@ static int matvec_s8_quantizing_block(void* params_ptr) {
     return 1;
   }
   const float sx = quantize_row(p->x + p->x_offset, p->k, (uint8_t*)q, 0);
-  const int8_t* w = p->w + p->w_offset;
-  const int8_t* packed = p->fingerprint && gemv_s8_fits(p->k) && gemv_s8_available() && !int8_on_mkl()
-                             ? (const int8_t*)packed_block(p->fingerprint, PACKED_S8_ROW, w, p->w_stride, 1, p->n, p->k)
-                             : NULL;
-  int failed = 0, trial = 0;
-  if (packed && row_layout_pick(p->fingerprint, &trial)) {
-    const uint64_t start = now_ns();
-    gemv_s8_vnni_packed(q, packed, sums, p->k, p->n);
-    if (trial) row_layout_record(p->fingerprint, 1, now_ns() - start);
-  } else {
-    const uint64_t start = now_ns();
-    failed = product_s8(q, p->k, w, p->w_stride, sums, p->n, 1, p->n, p->k);
-    if (trial) row_layout_record(p->fingerprint, 0, now_ns() - start);
-  }
+  const int failed = gemv_avx2_instead() ? row_sums_avx2(p, q, sums) : row_sums_vnni(p, q, sums);
   const float* scale = p->scale + p->scale_offset;
   float* y = p->y + p->y_offset;
   if (!failed)

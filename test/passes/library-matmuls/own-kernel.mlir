@@ -1,10 +1,10 @@
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all packed=true avx512=4x8x32,1x8x32,1x8x32xbf16})' | FileCheck %s
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all packed=true avx512=4x8x32,1x8x32,1x8x32xbf16})' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all avx512=4x8x32,1x8x32xbf16})' | FileCheck %s --check-prefix=UNPACKED
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all packed=true own-kernel=4x8x32,1x8x32,1x8x32xbf16})' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all packed=true own-kernel=4x8x32,1x8x32,1x8x32xbf16})' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-lower-to-linalg, mlc-form-dispatch-regions, mlc-library-matmuls{shapes=all own-kernel=4x8x32,1x8x32xbf16})' | FileCheck %s --check-prefix=UNPACKED
 
-/// A shape listed in `avx512` runs on mlc's own f32 kernel (native/sgemm_avx512.h):
+/// A shape listed in `own-kernel` runs on mlc's own f32 kernel (native/sgemm_avx512.h):
 /// the plugin's mlc_sgemm_epilogue, with no epilogue but the flags PACKED (16) and
-/// AVX512 (64), after the weight's fingerprint. Only a product by a constant weight
+/// OWN_KERNEL (64), after the weight's fingerprint. Only a product by a constant weight
 /// packed once qualifies: a weight argument, or a model compiled without `packed`, stay
 /// on MKL's functions. A single row (a decode step's) runs on mlc's f32 or bf16 kernel
 /// (native/gemm_bf16.h), which streams the packed weight: mlc_sgemm_epilogue or
@@ -13,7 +13,7 @@
 // The statistics add up over the four functions: three weights packed once (the
 // constant weight, the single f32 row, the single bf16 row) and one at each call.
 // STATS:      (3) weights packed once
-// STATS-NEXT: (4) matmuls on mlc's AVX-512 kernel
+// STATS-NEXT: (4) matmuls on mlc's own kernel
 // STATS-NEXT: (4) matmuls on the library
 // STATS-NEXT: (1) weights packed at each call
 
