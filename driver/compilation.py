@@ -230,21 +230,26 @@ class Compilation:
             callback(level, module)
 
     def _stage(self, name: str, elements: list, module: ir.Operation) -> None:
-        """Runs a stage; when it fails for a reason that is not the model's (any failure in
-        the graph passes or the lowering, an internal error in converting from torch),
-        a reproducer holds the module from before it (a clone: the weights are shared)."""
+        """Runs a stage, shown as one step of the progress display."""
         with self.progress.stage(name):
-            before = module.clone()
-            try:
-                self.report.stages.append(run_stage(name, elements, module))
-            except StageFailure as failure:
-                if name == "torch to mlc" and not failure.internal:
-                    raise
-                written = reproducer.for_passes(self.repro, name, before, reproducer.pipeline_text(elements))
-                raise StageFailure(f"{failure}\n{reproducer.note(written)}", stage=failure.stage,
-                                   internal=failure.internal, declined=failure.declined) from None
-            finally:
-                before.erase()
+            self._run_stage(name, elements, module)
+
+    def _run_stage(self, name: str, elements: list, module: ir.Operation) -> None:
+        """Runs a stage's passes; when they fail for a reason that is not the model's (any
+        failure in the graph passes or the lowering, an internal error in converting from
+        torch), a reproducer holds the module from before it (a clone: the weights are
+        shared)."""
+        before = module.clone()
+        try:
+            self.report.stages.append(run_stage(name, elements, module))
+        except StageFailure as failure:
+            if name == "torch to mlc" and not failure.internal:
+                raise
+            written = reproducer.for_passes(self.repro, name, before, reproducer.pipeline_text(elements))
+            raise StageFailure(f"{failure}\n{reproducer.note(written)}", stage=failure.stage,
+                               internal=failure.internal, declined=failure.declined) from None
+        finally:
+            before.erase()
 
     def _lower(self, module: ir.Operation, stop: str):
         order, start, report, pipeline = LEVELS.index, self.level, self.report, self.pipeline
@@ -279,12 +284,15 @@ class Compilation:
     def _compile(self, module: ir.Operation, folded):
         target, report = self.target, self.report
         if target.target_passes is not None:
+            # One step of the progress display: choosing the passes (matmul_choice may time
+            # kernels) and running them (on an AVX2 CPU always mlc-conv-tiles), where a
+            # display of each showed "llvm-cpu passes" twice.
             with self.progress.stage(f"{target.name} passes"):
                 weights_fixed = self.params is None or isinstance(self.params, WeightStore)
                 elements, facts = target.passes(module, weights_fixed=weights_fixed, flops=report.matmul_flops)
-            report.record(**facts)
-            if elements:
-                self._stage(f"{target.name} passes", elements, module)
+                report.record(**facts)
+                if elements:
+                    self._run_stage(f"{target.name} passes", elements, module)
         self._reached("target", module)
         if isinstance(self.params, WeightStore):
             self.params.export(module, report, folded=folded)

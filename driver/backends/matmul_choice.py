@@ -48,6 +48,10 @@ MIN_FLOPS = 16e6
 # 768x2304 and 768x768 stayed on IREE's kernel, which read their weights at 7.5 GB/s
 # where mlc's kernel reads them at 22-24 (Intel Xeon).
 MIN_WEIGHT_BYTES = 512 << 10
+# ... and, at bf16 on a CPU without AVX-512-BF16, down to this much weight
+# (iree_lacks_a_kernel): IREE's bf16 code there takes about 1.3 ms per MB of weight, so
+# a smaller matmul loses at most 0.16 ms a call, less than measuring it costs a compile.
+MIN_SLOW_BF16_BYTES = 128 << 10
 # Up to this many rows, a product by a weight read from memory (a decode step's) is bound
 # by reading it. f32 on mlc's kernel, cold weights, Intel Xeon, two threads: 1 row read
 # 23.9 GB/s, 4 rows 22.3, 8 rows 17.9, 16 rows 14.0, where its arithmetic takes as long.
@@ -167,13 +171,15 @@ def own_kernel_suits(shape: str) -> bool:
 
 
 def iree_lacks_a_kernel(shape: str) -> bool:
-    """Whether IREE's kernel for `shape` is far too slow here to be left any matmul
-    unmeasured, however small: bf16 on a CPU without AVX-512-BF16, which IREE 3.13
-    multiplies one widened element at a time (AMD EPYC, Zen 3: 1x3072x768 6.0 ms, where
-    mlc's AVX2 row kernel takes 0.26; Llama's 768x256 rows stayed on it below
-    MIN_WEIGHT_BYTES, and its bf16 step took 37 ms a token to f32's 27)."""
+    """Whether IREE's kernel for `shape` is too slow here to be left a matmul below
+    MIN_FLOPS and MIN_WEIGHT_BYTES unmeasured: bf16 of at least MIN_SLOW_BF16_BYTES of
+    weight on a CPU without AVX-512-BF16, which IREE 3.13 multiplies one widened element
+    at a time (AMD EPYC, Zen 3: 1x3072x768 6.0 ms, where mlc's AVX2 row kernel takes
+    0.26; Llama's 768x256 rows stayed on it below MIN_WEIGHT_BYTES, and its bf16 step
+    took 37 ms a token to f32's 27)."""
     operands = library_matmuls.parse_key(shape)[3]
-    return operands == "bf16" and "avx512_bf16" not in cpu_fields().get("flags", "").split()
+    return (operands == "bf16" and weight_bytes(shape) >= MIN_SLOW_BF16_BYTES
+            and "avx512_bf16" not in cpu_fields().get("flags", "").split())
 
 
 def quantized_rows_whole(options: dict) -> bool:

@@ -215,9 +215,10 @@ def test_small_matmuls_are_not_measured_and_stay_on_iree(monkeypatch):
 
 def test_small_bf16_matmuls_are_measured_where_iree_has_no_bf16_kernel(monkeypatch):
     """Without AVX-512-BF16, IREE 3.13 multiplies bf16 one widened element at a time, so
-    a bf16 matmul of any size is measured (Llama's 1x768x256 rows), where with it one
-    below MIN_FLOPS and MIN_WEIGHT_BYTES stays IREE's unmeasured; f32 stays either way."""
-    shapes, measured = ["1x768x256xbf16", "1x768x128"], []
+    a bf16 matmul of 128 KiB of weight or more is measured (Llama's 1x768x256 rows), where
+    with it one below MIN_FLOPS and MIN_WEIGHT_BYTES stays IREE's unmeasured; f32, and a
+    smaller bf16 weight, stay either way."""
+    shapes, measured = ["1x768x256xbf16", "1x768x128", "1x64x64xbf16"], []
 
     class Known:
         def get(self, wanted):
@@ -230,7 +231,7 @@ def test_small_bf16_matmuls_are_measured_where_iree_has_no_bf16_kernel(monkeypat
     monkeypatch.setattr(matmul_choice, "cpu_fields", lambda: {**fields, "flags": "avx2 fma"})
     choice = matmul_choice.choose(None, {})
     assert measured == ["1x768x256xbf16"]
-    assert choice["library"] == ["1x768x256xbf16"] and choice["iree"] == ["1x768x128"]
+    assert choice["library"] == ["1x768x256xbf16"] and choice["iree"] == ["1x768x128", "1x64x64xbf16"]
     measured.clear()
     monkeypatch.setattr(matmul_choice, "cpu_fields", lambda: {**fields, "flags": "avx2 fma avx512f avx512bw avx512_bf16"})
     assert matmul_choice.choose(None, {})["library"] == [] and measured == []
