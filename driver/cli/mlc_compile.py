@@ -9,6 +9,7 @@
 
 import json
 import sys
+from typing import NoReturn
 from pathlib import Path
 
 from torch_mlir import ir
@@ -25,7 +26,7 @@ from ..tools import coverage
 from ..tools import profile as profiling
 from ..tools.bisect import bisect
 from ..tools.plan_graph import PlanGraph
-from .tool import ArgumentParser, run_tool, write_output
+from .tool import ArgumentParser, exit_now, run_tool, write_output
 
 
 def _argument_parser() -> ArgumentParser:
@@ -261,5 +262,11 @@ def main(argv=None) -> int:
     return run_tool("mlc-compile", lambda: _main(argv))
 
 
+
+def command() -> NoReturn:
+    """The installed `mlc-compile`: `main` on the command line, then `exit_now`."""
+    exit_now(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    command()

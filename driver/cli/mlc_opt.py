@@ -2,6 +2,7 @@
 ops, runs a pass pipeline on it, and prints the result."""
 
 import sys
+from typing import NoReturn
 
 from torch_mlir import ir
 
@@ -12,7 +13,7 @@ from ...passes import PASSES
 from .. import diagnostics
 from ..frontend import source
 from ..tools import op_facts
-from .tool import ArgumentParser, run_tool, write_output
+from .tool import ArgumentParser, exit_now, run_tool, write_output
 from .verify_diagnostics import parse_expectations, verify
 
 
@@ -135,5 +136,10 @@ def main(argv=None) -> int:
     return run_tool("mlc-opt", lambda: _main(argv))
 
 
+def command() -> NoReturn:
+    """The installed `mlc-opt`: `main` on the command line, then `exit_now`."""
+    exit_now(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    command()

@@ -4,10 +4,11 @@ Set MLC_DEBUG=1 to see the traceback of an internal error.
 """
 
 import argparse
+import atexit
 import os
 import sys
 import traceback
-from typing import Callable
+from typing import Callable, NoReturn
 
 from ...errors import UserError
 from .. import atomic_file
@@ -39,6 +40,20 @@ def run_tool(tool: str, body: Callable[[], int]) -> int:
             file=sys.stderr,
         )
     return 1
+
+
+def exit_now(code: int) -> NoReturn:
+    """Ends an installed command's process with `code`, its output flushed and its atexit
+    work (temporary folders) done, but not the interpreter's teardown of torch, MLIR and
+    IREE: that took 1.3 s of a 4.1 s `mlc-compile` and 0.4 s of a 1.2 s `mlc-opt` (AMD EPYC,
+    Zen 3), and lit runs them 370 times. `main()` returns instead, for callers in Python."""
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # the reader went away, or run_tool closed it for that
+            pass
+    os._exit(code)
 
 
 def write_output(data: str | bytes, path: str | None) -> None:

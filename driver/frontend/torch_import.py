@@ -97,13 +97,42 @@ def prepare(program: torch.export.ExportedProgram) -> torch.export.ExportedProgr
         with _quiet_fake_tensor_log(), warnings.catch_warnings():  # torch's own deprecation notices
             warnings.simplefilter("ignore", FutureWarning)
             if program.dialect != "ATEN":
-                program = program.run_decompositions({})
+                program = _functionalized(program)
             aten_rewrites.rewrite(program)
             program = _decompose_unknown_ops(program)
     except Exception as error:  # as in `export`: the model's problem, found while tracing it again
         raise _export_error(error) from error
     _restore_batch_norm(program.graph_module)
     return program
+
+
+def _functionalized(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
+    """The program in ATen's inference dialect: `run_decompositions({})`, a trace of the whole
+    model. Where the graph has in-place ops whose functional form torch-mlir lacks (the
+    static cache's `index_copy_`), their decompositions go into that same trace; made after
+    it by `_decompose_unknown_ops`, they cost a second trace (1-2 s of each compile of a
+    language model's step). A trace that leaves an op unknown to torch-mlir that neither the
+    table nor the model had is dropped: the plain one follows, and the ops go the usual way."""
+    context = make_context()
+    table = _decomposition_table()
+    present = {node.target for node in program.graph.nodes if isinstance(node.target, torch._ops.OpOverload)}
+    ahead = {op: table[op] for op in filter(None, map(_functional_form, present))
+             if op in table and not context.is_registered_operation(_mlir_op_name(op))}
+    if ahead:
+        candidate = program.run_decompositions(ahead)
+        if _unknown_ops(candidate, context) <= table.keys() | present:
+            return candidate
+    return program.run_decompositions({})
+
+
+def _functional_form(op: torch._ops.OpOverload) -> torch._ops.OpOverload | None:
+    """`aten.index_copy.default` for `aten.index_copy_.default`, as functionalization
+    rewrites an in-place op (ATen names it with a trailing underscore); None for any other op."""
+    namespace, _, name = op._schema.name.partition("::")
+    if not (op._schema.is_mutable and name.endswith("_")) or name.startswith("_"):
+        return None
+    packet = getattr(getattr(torch.ops, namespace), name[:-1], None)
+    return getattr(packet, op._overloadname, None) if packet is not None else None
 
 
 def _export_error(error: Exception) -> UserError:

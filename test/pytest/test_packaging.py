@@ -32,7 +32,7 @@ def test_wheel_holds_every_package(wheel):
     assert {"mlc/driver/backends/native/mlc_matmul.c", "mlc/driver/backends/native/iree_executable_plugin.h"} <= names  # the plugin's source
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    assert "mlc-opt = mlc.driver.cli.mlc_opt:main" in text and "mlc-compile = mlc.driver.cli.mlc_compile:main" in text
+    assert "mlc-opt = mlc.driver.cli.mlc_opt:command" in text and "mlc-compile = mlc.driver.cli.mlc_compile:command" in text
 
 
 def test_import_from_the_wheel(wheel, tmp_path):
