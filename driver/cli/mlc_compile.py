@@ -9,8 +9,8 @@
 
 import json
 import sys
-from typing import NoReturn
 from pathlib import Path
+from typing import NoReturn
 
 from torch_mlir import ir
 
