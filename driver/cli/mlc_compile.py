@@ -265,7 +265,7 @@ def main(argv=None) -> int:
 
 def command() -> NoReturn:
     """The installed `mlc-compile`: `main` on the command line, then `exit_now`."""
-    exit_now(main())
+    exit_now("mlc-compile", main())
 
 
 if __name__ == "__main__":

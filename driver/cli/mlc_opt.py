@@ -138,7 +138,7 @@ def main(argv=None) -> int:
 
 def command() -> NoReturn:
     """The installed `mlc-opt`: `main` on the command line, then `exit_now`."""
-    exit_now(main())
+    exit_now("mlc-opt", main())
 
 
 if __name__ == "__main__":

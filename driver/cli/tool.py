@@ -42,24 +42,33 @@ def run_tool(tool: str, body: Callable[[], int]) -> int:
     return 1
 
 
-def exit_now(code: int) -> NoReturn:
+def exit_now(tool: str, code: int) -> NoReturn:
     """Ends an installed command's process with `code`, its output flushed and its atexit
     work (temporary folders) done, but not the interpreter's teardown of torch, MLIR and
     IREE: that took 1.3 s of a 4.1 s `mlc-compile` and 0.4 s of a 1.2 s `mlc-opt` (AMD EPYC,
-    Zen 3), and lit runs them 370 times. `main()` returns instead, for callers in Python."""
+    Zen 3), and lit runs them 370 times. `main()` returns instead, for callers in Python.
+    Output that cannot be written (a full disk) fails the command, as a write did."""
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):  # the reader went away, or run_tool closed it for that
+        except (BrokenPipeError, ValueError):  # the reader went away (run_tool closed stderr for that)
             pass
+        except OSError as error:
+            os.write(2, f"{tool}: error: could not write the output: {error.strerror}\n".encode())
+            code = code or 1
     os._exit(code)
 
 
 def write_output(data: str | bytes, path: str | None) -> None:
     """Writes a tool's output to `path`, or to stdout for None or "-"."""
     if path in (None, "-"):
-        sys.stdout.write(data) if isinstance(data, str) else sys.stdout.buffer.write(data)
+        try:
+            sys.stdout.write(data) if isinstance(data, str) else sys.stdout.buffer.write(data)
+        except BrokenPipeError:
+            raise  # the reader went away: run_tool says nothing
+        except OSError as error:  # as exit_now says it where the write waited in a buffer
+            raise UserError(f"could not write the output: {error.strerror}") from None
         return
     try:
         atomic_file.write(path, data)  # an interrupted write leaves the old file, never half of one

@@ -4,6 +4,13 @@
 // MISSING: mlc-opt: error: could not open input file '{{.*}}does-not-exist.mlir': No such file or directory
 // MISSING-NOT: Traceback
 
+// RUN: not mlc-opt %inputs/relu.mlir > /dev/full 2> %t.full.txt
+// RUN: env PYTHONUNBUFFERED=1 not mlc-opt %inputs/relu.mlir > /dev/full 2>> %t.full.txt
+// RUN: FileCheck %s --check-prefix=FULL --input-file=%t.full.txt
+// FULL: mlc-opt: error: could not write the output: No space left on device
+// FULL-NEXT: mlc-opt: error: could not write the output: No space left on device
+// FULL-NOT: Traceback
+
 // RUN: not mlc-opt %s --no-such-flag 2>&1 | FileCheck %s --check-prefix=FLAG
 // FLAG: mlc-opt: error: unrecognized arguments: --no-such-flag
 

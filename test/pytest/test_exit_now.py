@@ -20,7 +20,7 @@ held = Holder()  # alive at exit: its finalizer runs among the atexit work
 weakref.finalize(held, pathlib.Path(sys.argv[1]).touch)
 sys.stdout.write("result")  # a pipe's stdout is block-buffered: still in Python's buffer here
 sys.stderr.write("note")
-exit_now(3)
+exit_now('probe', 3)
 """
 
 
@@ -36,9 +36,19 @@ def test_exit_now_after_the_reader_went_away_says_nothing():
     """`mlc-opt file.mlir | head -1`: the rest of the output has nowhere to go, and that is
     no error of the command's. The reader closes its end before the command flushes."""
     program = ("import sys\nfrom mlc.driver.cli.tool import exit_now\n"
-               "sys.stdout.write('x' * 100)\nsys.stdin.readline()\nexit_now(0)\n")
+               "sys.stdout.write('x' * 100)\nsys.stdin.readline()\nexit_now('probe', 0)\n")
     command = subprocess.Popen([sys.executable, "-c", program], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, env=BUFFERED)
     command.stdout.close()
     _, errors = command.communicate(b"go\n", timeout=120)
     assert (command.returncode, errors) == (0, b"")
+
+
+def test_output_that_cannot_be_written_fails_the_command():
+    """`mlc-opt file.mlir > /dev/full`: the output is lost, so the command says so and fails."""
+    program = "import sys\nfrom mlc.driver.cli.tool import exit_now\nsys.stdout.write('module')\nexit_now('probe', 0)\n"
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-c", program], stdout=full, stderr=subprocess.PIPE, text=True,
+                             timeout=120, env=BUFFERED)
+    assert run.returncode == 1
+    assert run.stderr == "probe: error: could not write the output: No space left on device\n"
