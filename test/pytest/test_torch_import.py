@@ -137,6 +137,31 @@ def test_op_unknown_to_torch_mlir_matches_eager():
     compile_and_compare(Diff(), torch.randn(3, 7))
 
 
+class CacheWrite(torch.nn.Module):
+    """A static cache's write (transformers' StaticCache): `index_copy_`, whose functional
+    form torch-mlir has no op for."""
+
+    def forward(self, cache, rows, position):
+        cache.index_copy_(0, position, rows)
+        return cache * 2.0
+
+
+def test_in_place_op_torch_mlir_lacks_decomposes_in_the_functionalizing_trace(monkeypatch):
+    """One trace of the model, not a second for the decomposition: the program torch-mlir
+    imports has neither `index_copy_` nor `index_copy`, and the trace ran once."""
+    traces = []
+    run_decompositions = torch.export.ExportedProgram.run_decompositions
+    monkeypatch.setattr(torch.export.ExportedProgram, "run_decompositions",
+                        lambda self, *args, **kwargs: traces.append(args) or run_decompositions(self, *args, **kwargs))
+    program = export_model(CacheWrite(), (torch.zeros(6, 4), torch.ones(1, 4), torch.tensor([2])))
+    assert len(traces) == 1 and torch.ops.aten.index_copy.default in traces[0][0]
+    targets = {str(node.target) for node in program.graph.nodes}
+    assert not any("index_copy" in target for target in targets)
+    cache = torch.zeros(6, 4)
+    assert torch.equal(program.module()(cache.clone(), torch.ones(1, 4), torch.tensor([2])),
+                       CacheWrite()(cache, torch.ones(1, 4), torch.tensor([2])))
+
+
 class ViewCopies(torch.nn.Module):
     """Out-of-place copies of views, as functionalized programs and users write them."""
 
