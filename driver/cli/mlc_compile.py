@@ -262,7 +262,6 @@ def main(argv=None) -> int:
     return run_tool("mlc-compile", lambda: _main(argv))
 
 
-
 def command() -> NoReturn:
     """The installed `mlc-compile`: `main` on the command line, then `exit_now`."""
     exit_now("mlc-compile", main())
