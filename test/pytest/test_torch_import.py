@@ -162,6 +162,25 @@ def test_in_place_op_torch_mlir_lacks_decomposes_in_the_functionalizing_trace(mo
                        CacheWrite()(cache, torch.ones(1, 4), torch.tensor([2])))
 
 
+def test_a_decomposition_into_an_op_nobody_knows_is_not_taken_in_the_functionalizing_trace(monkeypatch):
+    """Where the decomposition would leave an op torch-mlir lacks and the table cannot
+    break (prims.zeta), the single trace is dropped: the plain one follows, and the user's
+    `index_copy` stays, for the import to name."""
+    from mlc.driver.frontend import torch_import
+
+    table = {**torch_import._decomposition_table(),
+             torch.ops.aten.index_copy.default: lambda cache, dim, index, rows: torch.ops.prims.zeta(cache, cache)}
+    monkeypatch.setattr(torch_import, "_decomposition_table", lambda: table)
+    traces = []
+    run_decompositions = torch.export.ExportedProgram.run_decompositions
+    monkeypatch.setattr(torch.export.ExportedProgram, "run_decompositions",
+                        lambda self, *args, **kwargs: traces.append(args) or run_decompositions(self, *args, **kwargs))
+    program = export_model(CacheWrite(), (torch.zeros(6, 4), torch.ones(1, 4), torch.tensor([2])))
+    assert [set(args[0]) for args in traces][:2] == [{torch.ops.aten.index_copy.default}, set()]
+    targets = {node.target for node in program.graph.nodes}
+    assert torch.ops.aten.index_copy.default in targets and torch.ops.prims.zeta.default not in targets
+
+
 class ViewCopies(torch.nn.Module):
     """Out-of-place copies of views, as functionalized programs and users write them."""
 
