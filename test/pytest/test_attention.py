@@ -58,6 +58,10 @@ CASES = {
     # vectors of 16 and a tail of the key's 20 columns, a block of 64 and a tail of the
     # value's 88
     "one query row, long": (Attention(scale=0.7), qkv(m=1, n=50, d=20, dv=88)),
+    # on a CPU with AVX2 but not AVX-512 (attention_row_avx2.h): keys 8 at a time and a
+    # tail of 5 (45), a vector of 8 and a tail of 5 columns (13), a block of 64, one of 8
+    # and a tail of 3 of the value's 75
+    "one query row, AVX2's tails": (Attention(scale=0.4), qkv(m=1, n=45, d=13, dv=75)),
     "one query row, masked": (Attention(is_causal=False), (*qkv(m=1, n=40, d=64, dv=64), torch.randn(1, 1, 1, 40))),
 }
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "amx_s8.h"
+#include "attention_row_avx2.h"
 #include "gemm_bf16.h"
 #include "vector_math.h"
 
@@ -215,8 +216,9 @@ static inline __attribute__((always_inline)) float_x16 lane_sums16(float_x16 acc
   return __builtin_shuffle(eight[0], eight[1], halves_low) + __builtin_shuffle(eight[0], eight[1], halves_high);
 }
 
-/* The row's scores: scale * (q . k_j) for each of the n keys, 16 keys at a time. */
-__attribute__((target_clones("avx512f", "avx2", "default"))) static void single_row_scores(
+/* The row's scores: scale * (q . k_j) for each of the n keys, 16 keys at a time. On a CPU
+ * with AVX2 but not AVX-512, attention_row_avx2.h's loops run instead (single_row). */
+__attribute__((target_clones("avx512f", "default"))) static void single_row_scores(
     const float* q, const float* k, size_t k_stride, size_t n, size_t d, float scale, float* scores) {
   const size_t whole = d / 16 * 16;
   size_t j = 0;
@@ -257,7 +259,7 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) static void single_
 
 /* The row's output: the sum of p_j v_j over the n values, 64 columns at a time in
  * registers, each value row read once. */
-__attribute__((target_clones("avx512f", "avx2", "default"))) static void single_row_output(
+__attribute__((target_clones("avx512f", "default"))) static void single_row_output(
     const float* p, const float* v, size_t v_stride, size_t n, size_t dv, float* out) {
   size_t c = 0;
   for (; c + 64 <= dv; c += 64) {
@@ -279,14 +281,20 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) static void single_
   }
 }
 
+/* Whether a single query row takes attention_row_avx2.h's loops: AVX2 and FMA, no AVX-512. */
+static int single_row_on_avx2(void) {
+  return !__builtin_cpu_supports("avx512f") && attention_row_avx2_available();
+}
+
 /* With ATTENTION_ZERO_MASKED_TAIL, the keys and values past the last key that any query
  * of a head attends to (its mask not -inf) are zeros, as a generator's cache slots not
  * yet written are (driver/tools/generate.py): their scores are scale * (q . 0) - inf =
  * -inf and their weights 0, so the head reads only the keys before them. A decode step
  * at position 40 of a cache of 1024 then reads 48 keys, not 1024 (the keys the head
- * reads are rounded up to 16, single_row_scores' blocks, so each key's score sums as it
- * does over all n). Where a query row is not finite, q . 0 is NaN and so is its row over
- * all n: a row whose scores read are all -inf is checked for that (finish_row). */
+ * reads are rounded up to 16, single_row_scores' blocks and two of attention_row_avx2.h's,
+ * so each key's score sums as it does over all n). Where a query row is not finite, q . 0
+ * is NaN and so is its row over all n: a row whose scores read are all -inf is checked for
+ * that (finish_row). */
 static size_t attended_keys(const mlc_attention_params_t* p, const float* mask, float scale) {
   const size_t n = p->n;
   if (!(p->flags & ATTENTION_ZERO_MASKED_TAIL) || !(p->flags & ATTENTION_HAS_MASK) || p->mask_column_stride == 0 ||
@@ -353,7 +361,9 @@ static int attention_head(const mlc_attention_params_t* p, size_t head) {
   const float* k = view_rows(p->k, p->k_offset, &p->views[1], head);
   const float* v = view_rows(p->v, p->v_offset, &p->views[2], head);
   const size_t q_stride = p->views[0].row_stride;
-  if (m == 1)
+  if (m == 1 && single_row_on_avx2())
+    attention_row_scores_avx2(q, k, p->views[1].row_stride, n, p->d, scale, scores);
+  else if (m == 1)
     single_row_scores(q, k, p->views[1].row_stride, n, p->d, scale, scores);
   else if (bf16 && n > 0) {
     if (bf16_scores(q, q_stride, k, p->views[1].row_stride, m, n, p->d, scale, scores)) return 1;
@@ -371,7 +381,9 @@ static int attention_head(const mlc_attention_params_t* p, size_t head) {
     for (size_t i = 0; i < m; ++i) memset(out + i * out_stride, 0, p->dv * sizeof(float));
     return 0;
   }
-  if (m == 1)
+  if (m == 1 && single_row_on_avx2())
+    attention_row_output_avx2(scores, v, p->views[2].row_stride, n, p->dv, out);
+  else if (m == 1)
     single_row_output(scores, v, p->views[2].row_stride, n, p->dv, out);
   else if (bf16)
     return bf16_output(scores, m, n, v, p->views[2].row_stride, p->dv, out, out_stride);
