@@ -9,7 +9,8 @@
  * the rows are shared among the plugin's threads (team.h), and each row is read three
  * times while it sits in L1: its sum, its squared deviations, the result.
  *
- * Sums run in 16 lanes of f32 over chunks of ROW_CHUNK elements, each chunk's total
+ * Sums run in the CPU's lanes of f32 (16 on AVX-512, 8 on AVX2: VECTOR_ROW_FUNCTIONS)
+ * over chunks of ROW_CHUNK elements, each chunk's total
  * added in double, so a long row (a GroupNorm's group of 32x64x64) loses no more than a
  * short one. A row holding NaN or an infinity is NaN, as in torch. */
 
@@ -36,61 +37,60 @@ enum {
   LAYER_NORM_PART_ELEMENTS = 16384,  /* the least work worth a part of its own (a helper's hand-off) */
 };
 
-#define SUM16(v, s) \
-  for (int l = 0; l < 16; ++l) (s) += (v)[l]
-
 /* Four vectors of partial sums, so that each add waits on the one four before it (an
  * add's latency is four cycles): TERM(x) of each vector x of the chunk, then of its
  * elements left over (TERM of a float), into `chunk`. */
-#define SUM_CHUNK(row, start, end, TERM)                                       \
+#define SUM_CHUNK(row, start, end, TERM, floats, lanes)                       \
   do {                                                                         \
-    float_x16 lanes[4] = {{0}, {0}, {0}, {0}};                                 \
+    floats partial[4] = {{0}, {0}, {0}, {0}};                                  \
     size_t j = (start);                                                        \
-    for (; j + 64 <= (end); j += 64)                                           \
+    for (; j + 4 * (lanes) <= (end); j += 4 * (lanes))                         \
       for (int a = 0; a < 4; ++a) {                                            \
-        float_x16 x;                                                           \
-        LOAD16(x, (row) + j + 16 * a);                                         \
-        lanes[a] += TERM(x);                                                   \
+        floats x;                                                              \
+        LOAD16(x, (row) + j + (lanes) * a);                                    \
+        partial[a] += TERM(x);                                                 \
       }                                                                        \
-    for (; j + 16 <= (end); j += 16) {                                         \
-      float_x16 x;                                                             \
+    for (; j + (lanes) <= (end); j += (lanes)) {                               \
+      floats x;                                                                \
       LOAD16(x, (row) + j);                                                    \
-      lanes[0] += TERM(x);                                                     \
+      partial[0] += TERM(x);                                                   \
     }                                                                          \
     for (; j < (end); ++j) chunk += TERM((row)[j]);                            \
-    lanes[0] += lanes[1] + lanes[2] + lanes[3];                                \
-    SUM16(lanes[0], chunk);                                                    \
+    partial[0] += partial[1] + partial[2] + partial[3];                        \
+    for (int l = 0; l < (lanes); ++l) chunk += partial[0][l];                  \
   } while (0)
 
 /* The sum of a row, each chunk of ROW_CHUNK elements in f32 vectors and the chunks'
  * totals in double. */
-__attribute__((target_clones("avx512f", "avx2", "default"))) static double row_total(const float* row, size_t n) {
-  double total = 0.0;
-  for (size_t start = 0; start < n; start += ROW_CHUNK) {
-    const size_t end = start + ROW_CHUNK < n ? start + ROW_CHUNK : n;
-    float chunk = 0.0f;
-#define IDENTITY(x) (x)
-    SUM_CHUNK(row, start, end, IDENTITY);
-#undef IDENTITY
-    total += chunk;
+#define ROW_VALUE(x) (x)
+#define ROW_TOTAL(declaration, floats, ints, lanes, exp)        \
+  declaration(const float* row, size_t n) {                     \
+    double total = 0.0;                                         \
+    for (size_t start = 0; start < n; start += ROW_CHUNK) {     \
+      const size_t end = start + ROW_CHUNK < n ? start + ROW_CHUNK : n; \
+      float chunk = 0.0f;                                       \
+      SUM_CHUNK(row, start, end, ROW_VALUE, floats, lanes);      \
+      total += chunk;                                           \
+    }                                                           \
+    return total;                                               \
   }
-  return total;
-}
+VECTOR_ROW_FUNCTIONS(ROW_TOTAL, row_total, double, (const float* row, size_t n), (row, n))
 
 /* The sum of (row[j] - mean)^2, chunked as row_total. */
-__attribute__((target_clones("avx512f", "avx2", "default"))) static double row_squared_deviations(const float* row,
-                                                                                                 size_t n, float mean) {
-  double total = 0.0;
-  for (size_t start = 0; start < n; start += ROW_CHUNK) {
-    const size_t end = start + ROW_CHUNK < n ? start + ROW_CHUNK : n;
-    float chunk = 0.0f;
 #define SQUARED_DEVIATION(x) (((x) - mean) * ((x) - mean))
-    SUM_CHUNK(row, start, end, SQUARED_DEVIATION);
-#undef SQUARED_DEVIATION
-    total += chunk;
+#define ROW_SQUARED_DEVIATIONS(declaration, floats, ints, lanes, exp)   \
+  declaration(const float* row, size_t n, float mean) {                 \
+    double total = 0.0;                                                 \
+    for (size_t start = 0; start < n; start += ROW_CHUNK) {             \
+      const size_t end = start + ROW_CHUNK < n ? start + ROW_CHUNK : n; \
+      float chunk = 0.0f;                                               \
+      SUM_CHUNK(row, start, end, SQUARED_DEVIATION, floats, lanes);     \
+      total += chunk;                                                   \
+    }                                                                   \
+    return total;                                                       \
   }
-  return total;
-}
+VECTOR_ROW_FUNCTIONS(ROW_SQUARED_DEVIATIONS, row_squared_deviations, double, (const float* row, size_t n, float mean),
+                     (row, n, mean))
 
 /* out[j] = (row[j] - mean) * rstd * weight[j] + bias[j]. */
 __attribute__((target_clones("avx512f", "avx2", "default"))) static void normalize_row(
