@@ -60,35 +60,28 @@ enum {
     for (int l = 0; l < (lanes); ++l) chunk += partial[0][l];                  \
   } while (0)
 
-/* The sum of a row, each chunk of ROW_CHUNK elements in f32 vectors and the chunks'
- * totals in double. */
+/* The sum of TERM over a row (of n elements at `row`), each chunk of ROW_CHUNK elements
+ * in f32 vectors and the chunks' totals in double: the body of the two functions below. */
+#define ROW_SUM_OF(TERM, floats, lanes)                                   \
+  double total = 0.0;                                                     \
+  for (size_t start = 0; start < n; start += ROW_CHUNK) {                 \
+    const size_t end = start + ROW_CHUNK < n ? start + ROW_CHUNK : n;     \
+    float chunk = 0.0f;                                                   \
+    SUM_CHUNK(row, start, end, TERM, floats, lanes);                      \
+    total += chunk;                                                       \
+  }                                                                       \
+  return total;
+
+/* The sum of a row. */
 #define ROW_VALUE(x) (x)
-#define ROW_TOTAL(declaration, floats, ints, lanes, exp)        \
-  declaration(const float* row, size_t n) {                     \
-    double total = 0.0;                                         \
-    for (size_t start = 0; start < n; start += ROW_CHUNK) {     \
-      const size_t end = start + ROW_CHUNK < n ? start + ROW_CHUNK : n; \
-      float chunk = 0.0f;                                       \
-      SUM_CHUNK(row, start, end, ROW_VALUE, floats, lanes);      \
-      total += chunk;                                           \
-    }                                                           \
-    return total;                                               \
-  }
+#define ROW_TOTAL(declaration, floats, ints, lanes, exp) \
+  declaration(const float* row, size_t n) { ROW_SUM_OF(ROW_VALUE, floats, lanes) }
 VECTOR_ROW_FUNCTIONS(ROW_TOTAL, row_total, double, (const float* row, size_t n), (row, n))
 
-/* The sum of (row[j] - mean)^2, chunked as row_total. */
+/* The sum of (row[j] - mean)^2. */
 #define SQUARED_DEVIATION(x) (((x) - mean) * ((x) - mean))
-#define ROW_SQUARED_DEVIATIONS(declaration, floats, ints, lanes, exp)   \
-  declaration(const float* row, size_t n, float mean) {                 \
-    double total = 0.0;                                                 \
-    for (size_t start = 0; start < n; start += ROW_CHUNK) {             \
-      const size_t end = start + ROW_CHUNK < n ? start + ROW_CHUNK : n; \
-      float chunk = 0.0f;                                               \
-      SUM_CHUNK(row, start, end, SQUARED_DEVIATION, floats, lanes);     \
-      total += chunk;                                                   \
-    }                                                                   \
-    return total;                                                       \
-  }
+#define ROW_SQUARED_DEVIATIONS(declaration, floats, ints, lanes, exp) \
+  declaration(const float* row, size_t n, float mean) { ROW_SUM_OF(SQUARED_DEVIATION, floats, lanes) }
 VECTOR_ROW_FUNCTIONS(ROW_SQUARED_DEVIATIONS, row_squared_deviations, double, (const float* row, size_t n, float mean),
                      (row, n, mean))
 
