@@ -80,7 +80,8 @@ ATTENTION_ROW_AVX2_TARGET static void attention_row_output_avx2(const float* p, 
   }
   for (; c + 8 <= dv; c += 8) {
     __m256 sum = _mm256_setzero_ps();
-    for (size_t j = 0; j < n; ++j) sum = _mm256_fmadd_ps(_mm256_broadcast_ss(p + j), _mm256_loadu_ps(v + j * v_stride + c), sum);
+    for (size_t j = 0; j < n; ++j)
+      sum = _mm256_fmadd_ps(_mm256_broadcast_ss(p + j), _mm256_loadu_ps(v + j * v_stride + c), sum);
     _mm256_storeu_ps(out + c, sum);
   }
   for (; c < dv; ++c) {

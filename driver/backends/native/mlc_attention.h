@@ -66,49 +66,49 @@ enum { SOFTMAX_DONE = 0, SOFTMAX_NAN = 1, SOFTMAX_ALL_MINUS_INF = 2 };
  * (vector_math.h, VECTOR_ROW_FUNCTIONS): GCC left the lanes of the max and of the sum
  * scalar, and the row's softmax took 2 cycles an element (17 us of a BERT-base head's
  * 44, Intel Xeon); on AVX2, in vectors of 16, 4.6 ns an element (AMD EPYC, Zen 3). */
-#define SOFTMAX_ROW(declaration, floats, ints, lanes, exp)                                  \
-  declaration(float* row, size_t n) {                                                       \
-    floats peaks = (floats){0} - INFINITY;                                                  \
-    size_t j = 0;                                                                           \
-    for (; j + (lanes) <= n; j += (lanes)) {                                                \
-      floats x;                                                                             \
-      LOAD16(x, row + j);                                                                   \
-      peaks = SELECT_LANES(ints, x > peaks, x, peaks); /* NaN is never greater: ignored */  \
-    }                                                                                       \
-    float peak = -INFINITY;                                                                 \
-    for (int l = 0; l < (lanes); ++l) peak = peaks[l] > peak ? peaks[l] : peak;             \
-    for (; j < n; ++j) peak = row[j] > peak ? row[j] : peak;                                \
-    if (peak == -INFINITY) { /* each score is -inf or NaN */                                \
-      for (j = 0; j < n; ++j)                                                               \
-        if (row[j] != -INFINITY) return SOFTMAX_NAN;                                        \
-      return SOFTMAX_ALL_MINUS_INF;                                                         \
-    }                                                                                       \
-    /* NaN anywhere, or +inf (inf - inf), make x - peak NaN. */                             \
-    const floats peak_lanes = (floats){0} + peak;                                           \
-    floats sums = {0};                                                                      \
-    ints nans = {0};                                                                        \
-    for (j = 0; j + (lanes) <= n; j += (lanes)) {                                           \
-      floats x;                                                                             \
-      LOAD16(x, row + j);                                                                   \
-      x -= peak_lanes;                                                                      \
-      nans |= x != x;                                                                       \
-      const floats e = exp(x);                                                              \
-      STORE16(row + j, e);                                                                  \
-      sums += e;                                                                            \
-    }                                                                                       \
-    float sum = 0.0f;                                                                       \
-    int nan = 0;                                                                            \
-    for (int l = 0; l < (lanes); ++l) sum += sums[l], nan |= nans[l];                       \
-    for (; j < n; ++j) {                                                                    \
-      const float x = row[j] - peak;                                                        \
-      nan |= x != x;                                                                        \
-      row[j] = exp_nonpositive(x);                                                          \
-      sum += row[j];                                                                        \
-    }                                                                                       \
-    if (nan || peak != peak) return SOFTMAX_NAN;                                            \
-    const float inverse = 1.0f / sum;                                                       \
-    for (j = 0; j < n; ++j) row[j] *= inverse;                                              \
-    return SOFTMAX_DONE;                                                                    \
+#define SOFTMAX_ROW(declaration, floats, ints, lanes, exp)                                 \
+  declaration(float* row, size_t n) {                                                      \
+    floats peaks = (floats){0} - INFINITY;                                                 \
+    size_t j = 0;                                                                          \
+    for (; j + (lanes) <= n; j += (lanes)) {                                               \
+      floats x;                                                                            \
+      LOAD_VECTOR(x, row + j);                                                             \
+      peaks = SELECT_LANES(ints, x > peaks, x, peaks); /* NaN is never greater: ignored */ \
+    }                                                                                      \
+    float peak = -INFINITY;                                                                \
+    for (int l = 0; l < (lanes); ++l) peak = peaks[l] > peak ? peaks[l] : peak;            \
+    for (; j < n; ++j) peak = row[j] > peak ? row[j] : peak;                               \
+    if (peak == -INFINITY) { /* each score is -inf or NaN */                               \
+      for (j = 0; j < n; ++j)                                                              \
+        if (row[j] != -INFINITY) return SOFTMAX_NAN;                                       \
+      return SOFTMAX_ALL_MINUS_INF;                                                        \
+    }                                                                                      \
+    /* NaN anywhere, or +inf (inf - inf), make x - peak NaN. */                            \
+    const floats peak_lanes = (floats){0} + peak;                                          \
+    floats sums = {0};                                                                     \
+    ints nans = {0};                                                                       \
+    for (j = 0; j + (lanes) <= n; j += (lanes)) {                                          \
+      floats x;                                                                            \
+      LOAD_VECTOR(x, row + j);                                                             \
+      x -= peak_lanes;                                                                     \
+      nans |= x != x;                                                                      \
+      const floats e = exp(x);                                                             \
+      STORE_VECTOR(row + j, e);                                                            \
+      sums += e;                                                                           \
+    }                                                                                      \
+    float sum = 0.0f;                                                                      \
+    int nan = 0;                                                                           \
+    for (int l = 0; l < (lanes); ++l) sum += sums[l], nan |= nans[l];                      \
+    for (; j < n; ++j) {                                                                   \
+      const float x = row[j] - peak;                                                       \
+      nan |= x != x;                                                                       \
+      row[j] = exp_nonpositive(x);                                                         \
+      sum += row[j];                                                                       \
+    }                                                                                      \
+    if (nan || peak != peak) return SOFTMAX_NAN;                                           \
+    const float inverse = 1.0f / sum;                                                      \
+    for (j = 0; j < n; ++j) row[j] *= inverse;                                             \
+    return SOFTMAX_DONE;                                                                   \
   }
 VECTOR_ROW_FUNCTIONS(SOFTMAX_ROW, softmax_row, int, (float* row, size_t n), (row, n))
 
@@ -221,7 +221,7 @@ static inline __attribute__((always_inline)) float_x16 lane_sums16(float_x16 acc
 }
 
 /* The row's scores: scale * (q . k_j) for each of the n keys, 16 keys at a time. On a CPU
- * with AVX2 but not AVX-512, attention_row_avx2.h's loops run instead (single_row). */
+ * with AVX2 but not AVX-512, attention_row_avx2.h's loops run instead (single_row_on_avx2). */
 __attribute__((target_clones("avx512f", "default"))) static void single_row_scores(
     const float* q, const float* k, size_t k_stride, size_t n, size_t d, float scale, float* scores) {
   const size_t whole = d / 16 * 16;
@@ -231,10 +231,10 @@ __attribute__((target_clones("avx512f", "default"))) static void single_row_scor
     for (int r = 0; r < 16; ++r) acc[r] = (float_x16){0};
     for (size_t c = 0; c < whole; c += 16) {
       float_x16 a;
-      LOAD16(a, q + c);
+      LOAD_VECTOR(a, q + c);
       for (int r = 0; r < 16; ++r) {
         float_x16 b;
-        LOAD16(b, k + (j + r) * k_stride + c);
+        LOAD_VECTOR(b, k + (j + r) * k_stride + c);
         acc[r] += a * b;
       }
     }
@@ -242,7 +242,7 @@ __attribute__((target_clones("avx512f", "default"))) static void single_row_scor
     for (size_t c = whole; c < d; ++c)
       for (int r = 0; r < 16; ++r) sums[r] += q[c] * k[(j + r) * k_stride + c];
     sums *= scale;
-    STORE16(scores + j, sums);
+    STORE_VECTOR(scores + j, sums);
   }
   for (; j < n; ++j) {
     const float* key = k + j * k_stride;
@@ -250,8 +250,8 @@ __attribute__((target_clones("avx512f", "default"))) static void single_row_scor
     size_t c = 0;
     for (; c < whole; c += 16) {
       float_x16 a, b;
-      LOAD16(a, q + c);
-      LOAD16(b, key + c);
+      LOAD_VECTOR(a, q + c);
+      LOAD_VECTOR(b, key + c);
       products += a * b;
     }
     float sum = 0.0f;
@@ -272,11 +272,11 @@ __attribute__((target_clones("avx512f", "default"))) static void single_row_outp
       const float_x16 weight = (float_x16){0} + p[j];
       for (int b = 0; b < 4; ++b) {
         float_x16 x;
-        LOAD16(x, v + j * v_stride + c + 16 * b);
+        LOAD_VECTOR(x, v + j * v_stride + c + 16 * b);
         sums[b] += weight * x;
       }
     }
-    for (int b = 0; b < 4; ++b) STORE16(out + c + 16 * b, sums[b]);
+    for (int b = 0; b < 4; ++b) STORE_VECTOR(out + c + 16 * b, sums[b]);
   }
   for (; c < dv; ++c) {
     float sum = 0.0f;

@@ -40,36 +40,36 @@ enum {
 /* Four vectors of partial sums, so that each add waits on the one four before it (an
  * add's latency is four cycles): TERM(x) of each vector x of the chunk, then of its
  * elements left over (TERM of a float), into `chunk`. */
-#define SUM_CHUNK(row, start, end, TERM, floats, lanes)                       \
-  do {                                                                         \
-    floats partial[4] = {{0}, {0}, {0}, {0}};                                  \
-    size_t j = (start);                                                        \
-    for (; j + 4 * (lanes) <= (end); j += 4 * (lanes))                         \
-      for (int a = 0; a < 4; ++a) {                                            \
-        floats x;                                                              \
-        LOAD16(x, (row) + j + (lanes) * a);                                    \
-        partial[a] += TERM(x);                                                 \
-      }                                                                        \
-    for (; j + (lanes) <= (end); j += (lanes)) {                               \
-      floats x;                                                                \
-      LOAD16(x, (row) + j);                                                    \
-      partial[0] += TERM(x);                                                   \
-    }                                                                          \
-    for (; j < (end); ++j) chunk += TERM((row)[j]);                            \
-    partial[0] += partial[1] + partial[2] + partial[3];                        \
-    for (int l = 0; l < (lanes); ++l) chunk += partial[0][l];                  \
+#define SUM_CHUNK(row, start, end, TERM, floats, lanes)       \
+  do {                                                        \
+    floats partial[4] = {{0}, {0}, {0}, {0}};                 \
+    size_t j = (start);                                       \
+    for (; j + 4 * (lanes) <= (end); j += 4 * (lanes))        \
+      for (int a = 0; a < 4; ++a) {                           \
+        floats x;                                             \
+        LOAD_VECTOR(x, (row) + j + (lanes) * a);              \
+        partial[a] += TERM(x);                                \
+      }                                                       \
+    for (; j + (lanes) <= (end); j += (lanes)) {              \
+      floats x;                                               \
+      LOAD_VECTOR(x, (row) + j);                              \
+      partial[0] += TERM(x);                                  \
+    }                                                         \
+    for (; j < (end); ++j) chunk += TERM((row)[j]);           \
+    partial[0] += partial[1] + partial[2] + partial[3];       \
+    for (int l = 0; l < (lanes); ++l) chunk += partial[0][l]; \
   } while (0)
 
 /* The sum of TERM over a row (of n elements at `row`), each chunk of ROW_CHUNK elements
  * in f32 vectors and the chunks' totals in double: the body of the two functions below. */
-#define ROW_SUM_OF(TERM, floats, lanes)                                   \
-  double total = 0.0;                                                     \
-  for (size_t start = 0; start < n; start += ROW_CHUNK) {                 \
-    const size_t end = start + ROW_CHUNK < n ? start + ROW_CHUNK : n;     \
-    float chunk = 0.0f;                                                   \
-    SUM_CHUNK(row, start, end, TERM, floats, lanes);                      \
-    total += chunk;                                                       \
-  }                                                                       \
+#define ROW_SUM_OF(TERM, floats, lanes)                               \
+  double total = 0.0;                                                 \
+  for (size_t start = 0; start < n; start += ROW_CHUNK) {             \
+    const size_t end = start + ROW_CHUNK < n ? start + ROW_CHUNK : n; \
+    float chunk = 0.0f;                                               \
+    SUM_CHUNK(row, start, end, TERM, floats, lanes);                  \
+    total += chunk;                                                   \
+  }                                                                   \
   return total;
 
 /* The sum of a row. */

@@ -66,48 +66,49 @@ typedef int32_t int_x16 __attribute__((vector_size(64)));
 typedef int32_t int_x8 __attribute__((vector_size(32)));
 typedef int32_t int_x4 __attribute__((vector_size(16)));
 
-#define LOAD16(v, p) memcpy(&(v), (p), sizeof(v))
-#define STORE16(p, v) memcpy((p), &(v), sizeof(v))
+#define LOAD_VECTOR(v, p) memcpy(&(v), (p), sizeof(v))
+#define STORE_VECTOR(p, v) memcpy((p), &(v), sizeof(v))
 /* Lanes of a where mask (a comparison's -1), else of b; `ints` the int vector of a's width. */
 #define SELECT_LANES(ints, mask, a, b) ((__typeof__(a))((((ints)(a)) & (mask)) | (((ints)(b)) & ~(mask))))
-#define SELECT16(mask, a, b) SELECT_LANES(int_x16, mask, a, b)
 
 /* exp_nonpositive of each lane of a vector of floats `floats` (ints: its int32 vector),
  * with the same arithmetic: rint as x + 1.5 * 2^23 - 1.5 * 2^23, which rounds alike (to
  * even) where |x * log2(e)| < 2^22, and here it is below 127. */
-#define EXP_NONPOSITIVE_LANES(name, floats, ints)                                        \
-  static inline __attribute__((always_inline)) floats name(floats x) {                   \
-    const floats lowest = (floats){0} - 87.33654f;                                       \
-    const ints below = x < lowest;                                                       \
-    x = SELECT_LANES(ints, below, lowest, x);                                            \
-    const floats n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;             \
-    const floats r = x - n * 0.693359375f + n * 2.12194440e-4f;                          \
-    floats p = r * 1.9875691500e-4f + 1.3981999507e-3f;                                  \
-    p = p * r + 8.3334519073e-3f;                                                        \
-    p = p * r + 4.1665795894e-2f;                                                        \
-    p = p * r + 1.6666665459e-1f;                                                        \
-    p = p * r + 5.0000001201e-1f;                                                        \
-    p = p * r * r + r + 1.0f;                                                            \
-    const ints bits = (__builtin_convertvector(n, ints) + 127) << 23;                    \
-    const floats e = p * (floats)bits;                                                   \
-    return (floats)((ints)e & ~below);                                                   \
+#define EXP_NONPOSITIVE_LANES(name, floats, ints)                            \
+  static inline __attribute__((always_inline)) floats name(floats x) {       \
+    const floats lowest = (floats){0} - 87.33654f;                           \
+    const ints below = x < lowest;                                           \
+    x = SELECT_LANES(ints, below, lowest, x);                                \
+    const floats n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f; \
+    const floats r = x - n * 0.693359375f + n * 2.12194440e-4f;              \
+    floats p = r * 1.9875691500e-4f + 1.3981999507e-3f;                      \
+    p = p * r + 8.3334519073e-3f;                                            \
+    p = p * r + 4.1665795894e-2f;                                            \
+    p = p * r + 1.6666665459e-1f;                                            \
+    p = p * r + 5.0000001201e-1f;                                            \
+    p = p * r * r + r + 1.0f;                                                \
+    const ints bits = (__builtin_convertvector(n, ints) + 127) << 23;        \
+    const floats e = p * (floats)bits;                                       \
+    return (floats)((ints)e & ~below);                                       \
   }
 EXP_NONPOSITIVE_LANES(exp_nonpositive_x16, float_x16, int_x16)
 EXP_NONPOSITIVE_LANES(exp_nonpositive_x8, float_x8, int_x8)
 EXP_NONPOSITIVE_LANES(exp_nonpositive_x4, float_x4, int_x4)
 
-/* A function of rows, `body(name, floats, ints, lanes, exp)` a definition of `name` in
- * vectors of `floats`, built three times (name_x16 for AVX-512, name_x8 for AVX2 and FMA,
- * name_x4 for any x86-64 CPU) and called as `name` on the widest this CPU has. */
-#define VECTOR_ROW_FUNCTIONS(body, name, result, parameters, arguments)                          \
-  body(__attribute__((target("avx512f"))) static result name##_x16, float_x16, int_x16, 16,       \
-       exp_nonpositive_x16)                                                                       \
-  body(__attribute__((target("avx2,fma"))) static result name##_x8, float_x8, int_x8, 8,          \
-       exp_nonpositive_x8)                                                                        \
-  body(static result name##_x4, float_x4, int_x4, 4, exp_nonpositive_x4)                          \
-  static result name parameters {                                                                 \
-    if (__builtin_cpu_supports("avx512f")) return name##_x16 arguments;                           \
+/* A function of rows built for three widths: `body(declaration, floats, ints, lanes, exp)`
+ * defines a function that begins with `declaration` (attributes, result and name) in
+ * vectors of `lanes` floats, with `ints` and `exp` of that width. It is built as name_x16
+ * for AVX-512, name_x8 for AVX2 and FMA, name_x4 for any x86-64 CPU, and `name` calls the
+ * widest this CPU has. */
+#define VECTOR_ROW_FUNCTIONS(body, name, result, parameters, arguments)                              \
+  body(__attribute__((target("avx512f"))) static result name##_x16, float_x16, int_x16, 16,          \
+       exp_nonpositive_x16)                                                                          \
+  body(__attribute__((target("avx2,fma"))) static result name##_x8, float_x8, int_x8, 8,             \
+       exp_nonpositive_x8)                                                                           \
+  body(static result name##_x4, float_x4, int_x4, 4, exp_nonpositive_x4)                             \
+  static result name parameters {                                                                    \
+    if (__builtin_cpu_supports("avx512f")) return name##_x16 arguments;                              \
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return name##_x8 arguments; \
-    return name##_x4 arguments;                                                                   \
+    return name##_x4 arguments;                                                                      \
   }
 #endif  // MLC_VECTOR_MATH_H_
