@@ -12,7 +12,7 @@
  * ZERO_MASKED_ROWS, a row whose scores (the mask added) are all -inf is zero (torch's
  * attention: every key masked, or the scores overflowed). With ZERO_MASKED_TAIL the
  * keys past the last one attended to are known zeros, and not read (attended_keys). exp is
- * vector_math.h's, which the compiler vectorizes for each instruction set (target_clones). */
+ * vector_math.h's, built for each vector width (softmax_row.h, VECTOR_ROW_FUNCTIONS). */
 
 #include <math.h>
 #include <stdint.h>
