@@ -10,9 +10,9 @@
  * times while it sits in L1: its sum, its squared deviations, the result.
  *
  * Sums run in the CPU's lanes of f32 (16 on AVX-512, 8 on AVX2: VECTOR_ROW_FUNCTIONS)
- * over chunks of ROW_CHUNK elements, each chunk's total
- * added in double, so a long row (a GroupNorm's group of 32x64x64) loses no more than a
- * short one. A row holding NaN or an infinity is NaN, as in torch. */
+ * over chunks of ROW_CHUNK elements, each chunk's total added in double, so a long row
+ * (a GroupNorm's group of 32x64x64) loses no more than a short one. A row holding NaN or
+ * an infinity is NaN, as in torch. */
 
 #include <math.h>
 #include <stddef.h>
