@@ -195,11 +195,15 @@ def quantized_matrices_whole(options: dict) -> bool:
     AVX-512 VNNI, which the plugin's own kernels run on (native/amx_s8.h, 3.6-6x IREE's
     kernel on BERT-base's shapes, Intel Xeon; native/vnni_s8.h, 2.2-2.4x, AMD EPYC Zen 4:
     vpdpbusd multiplies 64 byte pairs where IREE's vpdpwssd multiplies 32 word pairs, at
-    the same rate). Unmeasured, as single rows are. Elsewhere (AVX2) the matmuls stay
-    IREE's steps, chosen per shape: MKL's int8 would saturate."""
-    flags = cpu_fields().get("flags", "").split()
-    return (quantized_rows_whole(options) and matmul_library.exact_int8()
-            and ("amx_int8" in flags or {"avx512_vnni", "avx512bw"} <= set(flags)))
+    the same rate), or AVX2 without either (native/gemm_s8_avx2.h, 2.5x IREE's kernel on
+    BERT-base's shapes, AMD EPYC Zen 3), unless MLC_INT8_KERNEL=mkl holds it off for MKL,
+    whose int8 saturates there. Unmeasured, as single rows are."""
+    flags = set(cpu_fields().get("flags", "").split())
+    if not quantized_rows_whole(options):
+        return False
+    if "amx_int8" in flags or {"avx512_vnni", "avx512bw"} <= flags:
+        return matmul_library.exact_int8()
+    return "avx2" in flags and not matmul_library.int8_on_mkl()
 
 
 def ops_on_library(options: dict) -> bool:

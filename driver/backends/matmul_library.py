@@ -199,8 +199,9 @@ def kernel_of(shape: str) -> str:
     (native/gemv_bf16.h and gemv_s8_vnni.h, which check the same flags), as do several
     quantized rows, on AMX where MKL would run it (native/amx_s8.h), else on VNNI
     (native/vnni_s8.h), for the constant weights mlc quantizes (up to VNNI_ROWS on VNNI
-    even where AMX is: s8_kernel in native/mlc_matmul.c); a single quantized row without
-    VNNI on AVX2 (native/gemv_s8_avx2.h); everything else on MKL."""
+    even where AMX is: s8_kernel in native/mlc_matmul.c); quantized rows without VNNI on
+    AVX2 (native/gemv_s8_avx2.h for one, gemm_s8_avx2.h for several); everything else on
+    MKL."""
     m, k, n, operands = parse_key(shape)
     quantized = operands == QUANTIZED
     operands = "i8" if quantized else operands  # a quantized row runs on the int8 kernels
@@ -216,8 +217,10 @@ def kernel_of(shape: str) -> str:
         return "mlc AMX"
     if quantized and vnni:
         return "mlc VNNI"
-    if quantized and m == 1:  # no VNNI (mlc_matmul.c, row_sums_avx2)
-        return "mlc AVX2" if "avx2" in flags else "mlc C"
+    if quantized and "avx2" in flags:  # no VNNI (mlc_matmul.c: row_sums_avx2, s8_kernel)
+        return "mlc AVX2"
+    if quantized and m == 1:
+        return "mlc C"
     if operands == "bf16" and m == 1 and {"avx512_bf16", "avx512bw"} <= flags and _bf16_kernel_suits(n):
         return "mlc AVX-512-BF16"
     return f"MKL {mkl_kernel(operands)}"

@@ -307,10 +307,10 @@ def test_the_choice_follows_the_measurements(monkeypatch):
 @pytest.mark.iree
 def test_int8_matmuls_on_the_library_sum_exactly_as_iree_does():
     """At int8 both kernels sum int8 x int8 in int32 exactly (several rows on the plugin's
-    AMX kernel, or on MKL, which unsigned-shifts A and corrects by B's column sums, kept
-    with the packed weight; a single row on its VNNI kernel), and the plugin quantizes as
-    IREE does, so the outputs agree to rounding: with odd sizes, a single row,
-    activations at -127 and 127, and quotients on the half-integers."""
+    AMX, VNNI or AVX2 kernel, or on MKL, which unsigned-shifts A and corrects by B's column
+    sums, kept with the packed weight; a single row on its VNNI or AVX2 kernel), and the
+    plugin quantizes as IREE does, so the outputs agree to rounding: with odd sizes, a
+    single row, activations at -127 and 127, and quotients on the half-integers."""
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(72, 200), torch.nn.ReLU(), torch.nn.Linear(200, 40))
     # Rows whose quotients x / sx lie on or next to half-integers, where round-half-even
@@ -321,14 +321,13 @@ def test_int8_matmuls_on_the_library_sum_exactly_as_iree_does():
               torch.cat([halves, near_halves] * 3)):
         on = mlc.compile(model, (x,), precision="int8", **ON)
         off = mlc.compile(model, (x,), precision="int8", target_options={"matmul-library": False})
-        # A single row is quantized in the library's call, and several rows too where MKL's
-        # int8 runs on AMX (mlc-quantize-int8{whole-matrices}).
+        # A single row is quantized in the library's call, and several rows too where the
+        # plugin's kernels take them (mlc-quantize-int8{whole-matrices}).
         whole = x.shape[0] == 1 or matmul_choice.quantized_matrices_whole(ON["target_options"])
         kind = "q8" if whole else "i8"
-        if x.shape[0] == 1 and not matmul_library.exact_int8():  # no VNNI: on the plugin's AVX2 kernel
-            assert library_shapes(on) == ["1x72x200xq8", "1x200x40xq8"]
-        elif not matmul_library.exact_int8():  # no VNNI: MKL's int8 sums saturate, so IREE's kernel keeps them
-            assert library_shapes(on) == []
+        if not matmul_library.exact_int8():  # no VNNI: on the plugin's AVX2 kernels (MKL's int8 would saturate)
+            assert whole
+            assert library_shapes(on) == [f"{x.shape[0]}x72x200xq8", f"{x.shape[0]}x200x40xq8"]
         else:
             assert library_shapes(on) == [f"{x.shape[0]}x72x200x{kind}", f"{x.shape[0]}x200x40x{kind}"]
             packed = on.report.pass_statistic("mlc-library-matmuls", "weights packed once")
@@ -454,7 +453,26 @@ int main(void) {
       for (size_t i = 0; i < k; ++i) sum += (long long)q[i] * w[i * n + j];
       wrong += (sums[j] != sum) + (plain[j] != sum);
     }
-    free(w), free(q), free(packed), free(sums), free(plain);
+    /* 13 rows on gemm_s8_avx2.h (two tiles of 6 and one of 1): row r is q, negated where r
+     * is odd, as int16 pairs with a zero past an odd K */
+    enum { ROWS = 13 };
+    const size_t lda = (k + 1) / 2 * 2, padded = (n + 15) / 16 * 16;
+    int16_t *a = calloc(ROWS * lda, 2), *wide = aligned_alloc(64, (gemm_s8_avx2_packed_bytes(n, k) + 63) / 64 * 64);
+    int32_t* c = malloc(GEMM_S8_AVX2_ROWS * padded * 4);
+    for (size_t r = 0; r < ROWS; ++r)
+      for (size_t i = 0; i < k; ++i) a[r * lda + i] = r % 2 ? -q[i] : q[i];
+    gemm_s8_avx2_pack(w, n, n, k, wide);
+    for (size_t first = 0; first < ROWS; first += GEMM_S8_AVX2_ROWS) {
+      const size_t rows = ROWS - first < GEMM_S8_AVX2_ROWS ? ROWS - first : GEMM_S8_AVX2_ROWS;
+      gemm_s8_avx2_columns(a + first * lda, lda, rows, wide, 0, padded, k, c, padded);
+      for (size_t r = 0; r < rows; ++r)
+        for (size_t j = 0; j < n; ++j, ++checked) {
+          long long sum = 0;
+          for (size_t i = 0; i < k; ++i) sum += (long long)a[(first + r) * lda + i] * w[i * n + j];
+          wrong += c[r * padded + j] != sum;
+        }
+    }
+    free(w), free(q), free(packed), free(sums), free(plain), free(a), free(wide), free(c);
   }
   printf("%zu of %zu wrong, %zu packs differ\n", wrong, checked, packs_differ);
   return 0;
@@ -479,12 +497,13 @@ def _run_plugin_check(tmp_path, name: str, source_text: str) -> str:
 def test_single_rows_on_avx2_sum_the_packed_weights_exactly(tmp_path):
     """The row kernels a CPU without AVX-512 runs (native/gemv_avx2.h) read the f32 and
     bf16 packed layouts right, tails included; the portable bf16 pack writes the AVX-512
-    one's bytes; the int8 row kernel of a CPU without VNNI (native/gemv_s8_avx2.h) sums
-    exactly. Any x86 CI machine runs this, with AVX-512 or not."""
+    one's bytes; the int8 kernels of a CPU without VNNI, for a row (native/gemv_s8_avx2.h)
+    and for several (gemm_s8_avx2.h), sum exactly, at -128 and +-127 too. Any x86 CI
+    machine runs this, with AVX-512 or not."""
     printed = _run_plugin_check(tmp_path, "avx2_rows_check", AVX2_ROWS_CHECK)
     if printed == "no AVX2":
         pytest.skip("this CPU has no AVX2 and FMA")
-    assert printed.startswith("0 of ") and int(printed.split()[2]) > 2000 and printed.endswith(" 0 packs differ"), printed
+    assert printed.startswith("0 of ") and int(printed.split()[2]) > 9000 and printed.endswith(" 0 packs differ"), printed
 
 
 class QuantizedBlock(torch.nn.Module):
@@ -498,12 +517,13 @@ class QuantizedBlock(torch.nn.Module):
         return x + self.down(torch.nn.functional.gelu(self.up(x)))
 
 
-def test_int8_matrices_run_whole_where_the_cpu_has_amx_or_vnni(monkeypatch):
+def test_int8_matrices_run_whole_where_the_cpu_has_amx_vnni_or_avx2(monkeypatch):
     """mlc-quantize-int8{whole-matrices} is the CPU's choice: set where single rows run
-    whole and the CPU has AMX-INT8 or AVX-512 VNNI (the plugin's own kernels), not with
-    AVX2 alone, nor where single rows do not run whole."""
+    whole and the CPU has AMX-INT8, AVX-512 VNNI or AVX2 (the plugin's own kernels); not
+    on AVX2 with MLC_INT8_KERNEL=mkl (MKL's int8 would saturate there), nor without any of
+    the three, nor where single rows do not run whole."""
     fields = matmul_choice.cpu_fields()
-    flags = " ".join(f for f in fields.get("flags", "").split() if f not in ("amx_int8", "avx512_vnni"))
+    flags = " ".join(f for f in fields.get("flags", "").split() if f not in ("amx_int8", "avx512_vnni", "avx2"))
 
     def whole(extra: str, rows_whole: bool = True) -> bool:
         monkeypatch.setattr(matmul_choice, "quantized_rows_whole", lambda options: rows_whole)
@@ -511,9 +531,11 @@ def test_int8_matrices_run_whole_where_the_cpu_has_amx_or_vnni(monkeypatch):
         monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: set(f"{flags} {extra}".split()))
         return matmul_choice.quantized_matrices_whole({})
 
-    assert whole("amx_int8") and whole("avx512_vnni avx512bw")
+    assert whole("amx_int8") and whole("avx512_vnni avx512bw") and whole("avx2")
     assert not whole("")
     assert not whole("amx_int8", rows_whole=False)
+    monkeypatch.setenv("MLC_INT8_KERNEL", "mkl")
+    assert not whole("avx2")
 
 
 @pytest.mark.iree
@@ -776,14 +798,17 @@ print(sorted(set(matmul_choice.kernels(compiled.report["matmul library"]))),
 
 @pytest.mark.iree
 def test_int8_matrices_give_the_same_floats_with_mlc_kernels_forced_off(tmp_path):
-    """Several quantized rows run on the plugin's AMX kernel (amx_s8.h) or its VNNI kernel
-    (vnni_s8.h). With MKL_ENABLE_INSTRUCTIONS=AVX512_E3 the AMX kernel steps aside with
-    MKL's, for the VNNI kernel; with MLC_INT8_KERNEL=mkl as well, both step aside for MKL's
-    VNNI GEMM. All sum exactly and rescale alike, so the floats are the same, bit for bit:
-    45 rows (the VNNI kernel's 6 at a time, and 3), depths of 75 and 130 (not whole groups
-    of 4), 130 and 75 columns (not whole panels of 64) split between the plugin's threads."""
+    """Several quantized rows run on the plugin's AMX kernel (amx_s8.h), its VNNI kernel
+    (vnni_s8.h) or, with neither, its AVX2 kernel (gemm_s8_avx2.h). With
+    MKL_ENABLE_INSTRUCTIONS=AVX512_E3 the AMX kernel steps aside with MKL's, for the VNNI
+    kernel; with MLC_INT8_KERNEL=mkl as well, both step aside for MKL's VNNI GEMM. All sum
+    exactly and rescale alike, so the floats are the same, bit for bit. On AVX2,
+    MLC_INT8_KERNEL=mkl leaves the matmuls IREE's steps (MKL's int8 would saturate), equal
+    to rounding (GELU's erf is the plugin's own after its kernels). 45 rows (the kernels' 6
+    at a time, and 3), depths of 75 and 130 (not whole groups of 4, nor pairs), 130 and 75
+    columns (not whole panels of 64 or 16) split between the plugin's threads."""
     if not matmul_choice.quantized_matrices_whole(ON["target_options"]):
-        pytest.skip("several int8 rows run whole on the library only where the CPU has AMX-INT8 or VNNI")
+        pytest.skip("several int8 rows run whole on the library only where the CPU has AMX-INT8, VNNI or AVX2")
     script = """
 import sys, numpy as np, torch, mlc
 from mlc.driver.backends import matmul_library
@@ -805,6 +830,9 @@ print(sorted({matmul_library.kernel_of(s) for s in compiled.report["matmul libra
     runs = {"mlc VNNI": below_amx, "MKL AVX-512-VNNI": {**below_amx, "MLC_INT8_KERNEL": "mkl"}}
     if matmul_library.mkl_kernel("i8") == "AMX":
         runs["mlc AMX"] = {}
+    reference = "mlc VNNI"
+    if not matmul_library.exact_int8():
+        runs, reference = {"mlc AVX2": {}, "IREE": {"MLC_INT8_KERNEL": "mkl"}}, "mlc AVX2"
     results = {}
     for expected_kernel, settings in runs.items():
         name = expected_kernel.replace(" ", "_")
@@ -814,10 +842,14 @@ print(sorted({matmul_library.kernel_of(s) for s in compiled.report["matmul libra
         done = subprocess.run([sys.executable, "-c", script, str(tmp_path / f"{name}.npy")], capture_output=True,
                               text=True, env=env)
         assert done.returncode == 0, done.stderr[-2000:]
-        assert done.stdout.strip() == f"['{expected_kernel}']", (settings, done.stdout)
+        on_library = "[]" if expected_kernel == "IREE" else f"['{expected_kernel}']"
+        assert done.stdout.strip() == on_library, (settings, done.stdout)
         results[expected_kernel] = np.load(tmp_path / f"{name}.npy")
-    for result in results.values():
-        np.testing.assert_array_equal(result, results["mlc VNNI"])
+    for kernel, result in results.items():
+        if kernel == "IREE":
+            np.testing.assert_allclose(result, results[reference], rtol=1e-5, atol=1e-5)
+        else:
+            np.testing.assert_array_equal(result, results[reference])
 
 
 @pytest.mark.iree
@@ -929,8 +961,8 @@ def test_a_process_whose_cpu_driver_lacks_the_plugin_keeps_every_matmul_on_iree(
 def test_kernel_of_names_what_runs_each_library_shape(monkeypatch):
     """A single int8 row on the plugin's VNNI kernel, several rows it quantizes on its AMX
     kernel (up to a VNNI strip's rows on its VNNI kernel, where the CPU has both), and a single bf16 row of at most 8192 columns per block on its AVX-512-BF16
-    kernel, where the CPU has them; a single quantized row on its AVX2 kernel where the
-    CPU has no VNNI; MKL otherwise."""
+    kernel, where the CPU has them; quantized rows on its AVX2 kernels where the CPU has
+    no VNNI; MKL otherwise."""
     monkeypatch.delenv("MKL_ENABLE_INSTRUCTIONS", raising=False)
     monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx512f", "avx512bw", "avx512_vnni"})
     assert matmul_library.kernel_of("1x768x3072xi8") == "mlc VNNI"
@@ -952,7 +984,8 @@ def test_kernel_of_names_what_runs_each_library_shape(monkeypatch):
     assert matmul_library.kernel_of("2x768x3072xbf16") == "MKL AMX"
     monkeypatch.setattr(matmul_library, "_cpu_flags", lambda: {"avx2", "fma"})  # AMD's Zen 3: no VNNI
     assert matmul_library.kernel_of("1x768x3072xq8") == "mlc AVX2"  # a quantized row: gemv_s8_avx2.h
-    assert matmul_library.kernel_of("2x768x3072xq8") == "MKL AVX2"
+    assert matmul_library.kernel_of("2x768x3072xq8") == "mlc AVX2"  # several: gemm_s8_avx2.h
+    assert matmul_library.kernel_of("2x768x3072xi8") == "MKL AVX2"  # int8 rows from PT2E's graphs
 
 
 def test_few_rows_are_measured_for_their_weight():

@@ -12,7 +12,7 @@
  * takes an f32 row and quantizes it itself (mlc.quantized_matmul of an LLM's decode step;
  * on a CPU without VNNI, on AVX2: gemv_s8_avx2.h);
  * `mlc_gemm_s8_quantizing` does so for several rows, with an epilogue, on mlc's own AMX or
- * VNNI kernel (amx_s8.h, vnni_s8.h) where the CPU has one. An f32 or bf16 product by a
+ * VNNI kernel (amx_s8.h, vnni_s8.h) where the CPU has one, else on AVX2 (gemm_s8_avx2.h). An f32 or bf16 product by a
  * constant weight (several rows, or a single one) runs on mlc's own AVX-512 kernels
  * (sgemm_avx512.h, gemm_bf16.h; a single row on a CPU with AVX2 but not AVX-512:
  * gemv_avx2.h) where the compiler measured them faster and says so (EPILOGUE_OWN_KERNEL).
@@ -33,6 +33,7 @@
 
 #include "amx_s8.h"
 #include "gelu_avx512.h"
+#include "gemm_s8_avx2.h"
 #include "gemv_bf16.h"
 #include "gemv_s8_avx2.h"
 #include "gemv_s8_vnni.h"
@@ -105,7 +106,8 @@ static size_t packed_limit(void) {
  * cblas_gemm_bf16bf16f32_compute, int8 for cblas_gemm_s8u8s32_compute followed by the
  * block's column sums (int32, at the next multiple of 64 bytes; see product_s8), or int8
  * in AMX's tiles for mlc's own kernel (amx_s8.h), or int8 in vpdpbusd's form with its
- * column sums for mlc's VNNI kernel (vnni_s8.h). */
+ * column sums for mlc's VNNI kernel (vnni_s8.h), or int8 widened to vpmaddwd's 16-bit pairs
+ * for its AVX2 kernel (gemm_s8_avx2.h). */
 typedef enum {
   PACKED_F32,
   PACKED_BF16,
@@ -115,12 +117,13 @@ typedef enum {
   PACKED_F32_AVX512,
   PACKED_S8_ROW,
   PACKED_BF16_AVX512,
-  PACKED_S8_ROW_AVX2
+  PACKED_S8_ROW_AVX2,
+  PACKED_S8_AVX2
 } packed_kind_t;
 
 static const size_t PACKED_ELEMENT_BYTES[] = {sizeof(float), sizeof(MKL_BF16), sizeof(int8_t), sizeof(int8_t),
                                               sizeof(int8_t), sizeof(float),  sizeof(int8_t), sizeof(uint16_t),
-                                              sizeof(int8_t)};
+                                              sizeof(int8_t), sizeof(int8_t)};
 
 /* The bytes of a packed block, without int8's column sums. */
 static size_t packed_size(packed_kind_t kind, size_t m, size_t n, size_t k) {
@@ -134,6 +137,7 @@ static size_t packed_size(packed_kind_t kind, size_t m, size_t n, size_t k) {
     case PACKED_S8_ROW: return gemv_s8_packed_bytes(n, k);
     case PACKED_BF16_AVX512: return gemm_bf16_packed_words(n, k) * sizeof(uint32_t);
     case PACKED_S8_ROW_AVX2: return gemv_s8_avx2_packed_bytes(n, k);
+    case PACKED_S8_AVX2: return gemm_s8_avx2_packed_bytes(n, k);
     default: return (cblas_gemm_s8u8s32_pack_get_size(CblasBMatrix, mm, nn, kk) + 63) / 64 * 64;
   }
 }
@@ -177,6 +181,9 @@ static void pack(packed_kind_t kind, const void* b, size_t ldb, size_t m, size_t
       break;
     case PACKED_S8_ROW_AVX2:
       gemv_s8_avx2_pack(b, ldb, n, k, packed);
+      break;
+    case PACKED_S8_AVX2:
+      gemm_s8_avx2_pack(b, ldb, n, k, packed);
       break;
   }
 }
@@ -805,14 +812,16 @@ typedef struct {
 } mlc_quantized_gemm_params_t;
 
 /* Which kernel runs a call of mlc_gemm_s8_quantizing: mlc's own on AMX or on VNNI for a
- * constant weight (packed once) where the CPU has them, else MKL. */
-typedef enum { S8_ON_MKL, S8_ON_AMX, S8_ON_VNNI } s8_kernel_t;
+ * constant weight (packed once) where the CPU has them; on a CPU with neither, its AVX2
+ * kernel (any weight: MKL's int8 would saturate there); else MKL. */
+typedef enum { S8_ON_MKL, S8_ON_AMX, S8_ON_VNNI, S8_ON_AVX2 } s8_kernel_t;
 
 /* A call of mlc_gemm_s8_quantizing as its column blocks see it: its parameters, and its
  * rows quantized once for all blocks, `row_stride` bytes apart, with their scales. On AMX
  * the rows are q(x) itself, as amx_s8.h reads them (zeros past K and M, to AMX_S8_DEPTH
  * and AMX_S8_ROWS); for VNNI and MKL they are q(x) + 128 (shifted_rows' form; for VNNI,
- * zeros past K to a multiple of 4). */
+ * zeros past K to a multiple of 4); for AVX2, q(x) widened to int16 (zeros past K to a
+ * multiple of 2). */
 typedef struct {
   mlc_quantized_gemm_params_t call;
   const uint8_t* rows;
@@ -901,6 +910,43 @@ static int vnni_quantized_block(const quantized_gemm_block_t* block, const int8_
   return 0;
 }
 
+/* The block on mlc's AVX2 kernel, as on VNNI (the product signed: no column sums). 0, or
+ * 1 out of memory. */
+static int avx2_quantized_block(const quantized_gemm_block_t* block, const int16_t* packed) {
+  const mlc_quantized_gemm_params_t* p = &block->call;
+  int32_t* c = aligned_alloc(64, GEMM_S8_AVX2_ROWS * FINISHED_COLUMNS * sizeof(int32_t));
+  if (!c) return 1;
+  const size_t lda = block->row_stride / sizeof(int16_t);
+  for (size_t j = 0; j < p->n; j += FINISHED_COLUMNS) {
+    const size_t columns = p->n - j < FINISHED_COLUMNS ? p->n - j : FINISHED_COLUMNS;
+    for (size_t first = 0; first < p->m; first += GEMM_S8_AVX2_ROWS) {
+      const size_t count = p->m - first < GEMM_S8_AVX2_ROWS ? p->m - first : GEMM_S8_AVX2_ROWS;
+      gemm_s8_avx2_columns((const int16_t*)block->rows + first * lda, lda, count, packed, j,
+                           vnni_s8_round_up(columns, GEMM_S8_AVX2_COLUMNS), p->k, c, FINISHED_COLUMNS);
+      finish_columns(block, c, FINISHED_COLUMNS, NULL, first, count, j, columns);
+    }
+  }
+  free(c);
+  return 0;
+}
+
+/* The block on mlc's AVX2 kernel, its weight packed once, or for this call alone where no
+ * packed copy can be kept (a weight that is not constant, or past MLC_PACKED_WEIGHTS_LIMIT). */
+static int avx2_quantized_weight_block(const quantized_gemm_block_t* block) {
+  const mlc_quantized_gemm_params_t* p = &block->call;
+  const int8_t* w = p->w + p->w_offset;
+  const void* kept = p->flags & EPILOGUE_PACKED ? packed_block(p->fingerprint, PACKED_S8_AVX2, w, p->w_stride, 0, p->n,
+                                                               p->k)
+                                                : NULL;
+  if (kept) return avx2_quantized_block(block, kept);
+  int16_t* packed = aligned_alloc(32, vnni_s8_round_up(gemm_s8_avx2_packed_bytes(p->n, p->k), 32));
+  if (!packed) return 1;
+  gemm_s8_avx2_pack(w, p->w_stride, p->n, p->k, packed);
+  const int failed = avx2_quantized_block(block, packed);
+  free(packed);
+  return failed;
+}
+
 /* The block on MKL: `shifted` rows (q(x) + 128, row_stride apart), the weight packed once
  * with EPILOGUE_PACKED. 0, or 1 out of memory. */
 static int mkl_quantized_block(const quantized_gemm_block_t* block, const uint8_t* shifted, size_t row_stride) {
@@ -921,15 +967,17 @@ static int mkl_quantized_block(const quantized_gemm_block_t* block, const uint8_
 }
 
 /* One block of columns of mlc.quantized_matmul of several rows, then its epilogue: the
- * int8 product on mlc's AMX or VNNI kernel, or on MKL, rescaled, post(y + bias + residual).
- * Where IREE ran it, these were five dispatches, two of them over the whole f32 product
- * (BERT-base's 128x3072 rescale, bias and GELU took 0.75 ms of IREE's code). A weight
- * mlc's kernels cannot keep packed (past MLC_PACKED_WEIGHTS_LIMIT) goes to MKL unpacked. */
+ * int8 product on mlc's AMX, VNNI or AVX2 kernel, or on MKL, rescaled, post(y + bias +
+ * residual). Where IREE ran it, these were five dispatches, two of them over the whole f32
+ * product (BERT-base's 128x3072 rescale, bias and GELU took 0.75 ms of IREE's code). A
+ * weight mlc's AMX and VNNI kernels cannot keep packed (past MLC_PACKED_WEIGHTS_LIMIT) goes
+ * to MKL unpacked; the AVX2 kernel packs it for the call. */
 static int gemm_s8_quantizing_block(void* block_ptr) {
   const quantized_gemm_block_t* block = (const quantized_gemm_block_t*)block_ptr;
   const mlc_quantized_gemm_params_t* p = &block->call;
   if (p->m == 0 || p->n == 0) return 0;
   if (block->kernel == S8_ON_MKL) return mkl_quantized_block(block, block->rows, block->row_stride);
+  if (block->kernel == S8_ON_AVX2) return avx2_quantized_weight_block(block);
   const int8_t* w = p->w + p->w_offset;
   if (block->kernel == S8_ON_VNNI) {
     const void* packed = packed_block(p->fingerprint, PACKED_S8_VNNI, w, p->w_stride, 0, p->n, p->k);
@@ -957,8 +1005,17 @@ static void quantize_rows_part(void* block_ptr, size_t part, size_t parts) {
   uint8_t* rows = (uint8_t*)block->rows;
   float* row_scales = (float*)block->row_scales;
   for (size_t i = part * p->m / parts; i < (part + 1) * p->m / parts; ++i) {
-    row_scales[i] = quantize_row(p->x + p->x_offset + i * p->x_stride, p->k, rows + i * block->row_stride,
-                                 block->kernel == S8_ON_AMX ? 0 : 0x80);
+    uint8_t* row = rows + i * block->row_stride;
+    const float* x = p->x + p->x_offset + i * p->x_stride;
+    if (block->kernel != S8_ON_AVX2) {
+      row_scales[i] = quantize_row(x, p->k, row, block->kernel == S8_ON_AMX ? 0 : 0x80);
+      continue;
+    }
+    /* q(x) into the row's second half, then widened forward: element e is read before
+     * its int16 (bytes 2e and 2e + 1) is written, which overwrite only read elements */
+    const size_t k = p->k;
+    row_scales[i] = quantize_row(x, k, row + k, 0);
+    for (size_t e = 0; e < k; ++e) ((int16_t*)row)[e] = (int8_t)row[k + e];
   }
 }
 
@@ -1093,7 +1150,10 @@ MLC_IMPORT(mlc_gemm_s8_packed, mlc_sgemm_packed_params_t, shift_packed, gemm_s8_
 #undef MLC_IMPORT
 
 /* The kernel of a call: for a constant weight (EPILOGUE_PACKED), mlc's AMX kernel where
- * the CPU has it, else its VNNI kernel where the CPU has that; MKL otherwise. Rows that
+ * the CPU has it, else its VNNI kernel where the CPU has that; on a CPU with neither, its
+ * AVX2 kernel for any weight (MKL's int8 would saturate), unless MLC_INT8_KERNEL=mkl (the
+ * compiler then leaves several rows to IREE: matmul_choice.quantized_matrices_whole); MKL
+ * otherwise. Rows that
  * one VNNI strip holds (a decode step's batch) go to the VNNI kernel even where AMX is:
  * it reads each panel of the weight once, in order, where AMX's tiles compute 32 rows
  * (GPT-2's int8 decode step, Intel Xeon: 4 sequences 9.2 ms a step on AMX, 7.4 on VNNI;
@@ -1102,7 +1162,10 @@ static s8_kernel_t s8_kernel(const mlc_quantized_gemm_params_t* p) {
   const int constant = (p->flags & EPILOGUE_PACKED) != 0 && !int8_on_mkl();
   const int vnni = constant && gemv_s8_available() && gemv_s8_fits(p->k);
   if (vnni && p->m <= VNNI_S8_ROWS) return S8_ON_VNNI;
-  return constant && amx_s8_available() ? S8_ON_AMX : vnni ? S8_ON_VNNI : S8_ON_MKL;
+  if (constant && amx_s8_available()) return S8_ON_AMX;
+  if (vnni) return S8_ON_VNNI;
+  const int exact_on_mkl = gemv_s8_available() || amx_s8_available();
+  return !exact_on_mkl && !int8_on_mkl() && gemm_s8_avx2_available() && gemv_s8_fits(p->k) ? S8_ON_AVX2 : S8_ON_MKL;
 }
 
 /* mlc_gemm_s8_quantizing: the rows quantized once, shared among the plugin's threads by
@@ -1116,13 +1179,18 @@ static int mlc_gemm_s8_quantizing(void* params_ptr, void* context, void* reserve
   if (p->m == 0 || p->n == 0) return 0;
   const s8_kernel_t kernel = s8_kernel(p);
   const int amx = kernel == S8_ON_AMX;
-  const size_t row_stride = amx ? amx_s8_row_stride(p->k) : kernel == S8_ON_VNNI ? vnni_s8_round_up(p->k, 4) : p->k;
+  const size_t row_stride = amx                     ? amx_s8_row_stride(p->k)
+                            : kernel == S8_ON_VNNI ? vnni_s8_round_up(p->k, 4)
+                            : kernel == S8_ON_AVX2 ? 2 * vnni_s8_round_up(p->k, 2)
+                                                   : p->k;
+  const size_t row_bytes = kernel == S8_ON_AVX2 ? 2 * p->k : p->k; /* what quantize_rows_part writes */
   const size_t rows = amx ? amx_s8_round_up(p->m, AMX_S8_ROWS) : p->m;
   uint8_t* quantized = aligned_alloc(64, amx_s8_round_up(rows * row_stride, 64));
   float* row_scales = malloc(p->m * sizeof(float));
   int failed = !quantized || !row_scales;
   if (!failed) {
-    for (size_t i = 0; row_stride > p->k && i < p->m; ++i) memset(quantized + i * row_stride + p->k, 0, row_stride - p->k);
+    for (size_t i = 0; row_stride > row_bytes && i < p->m; ++i)
+      memset(quantized + i * row_stride + row_bytes, 0, row_stride - row_bytes);
     memset(quantized + p->m * row_stride, 0, (rows - p->m) * row_stride);
     quantized_gemm_block_t block = {*p, quantized, row_stride, row_scales, kernel};
     const size_t parts = on_iree_worker() || p->m * p->k < SPLIT_WORK / 64 ? 1 : team_threads();
