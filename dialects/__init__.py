@@ -14,6 +14,7 @@ from . import (
     fusion_ops,
     indexing_ops,
     normalization_ops,
+    python_modules,
     random_ops,
     reduction_ops,
     scan_ops,
@@ -22,6 +23,8 @@ from . import (
 from .context import make_context
 from .dialect import Mlc, load_dialect
 from .op_base import MlcOp, VerifyError, op_classes
+
+python_modules.install()
 
 __all__ = [
     "Mlc", "MlcOp", "VerifyError", "load_dialect", "make_context", "op_classes",
