@@ -331,10 +331,10 @@ class Measurements:
 
     @classmethod
     def here(cls) -> "Measurements":
-        # MKL_ENABLE_INSTRUCTIONS can hold MKL below the CPU (AMX off), and MLC_F32_KERNEL
-        # and MLC_INT8_KERNEL hold mlc's own kernels off for MKL's: the timings differ.
+        # MKL_ENABLE_INSTRUCTIONS can hold MKL below the CPU (AMX off), and MLC_F32_KERNEL,
+        # MLC_INT8_KERNEL and MLC_BF16_KERNEL hold mlc's own ways off for MKL's: the timings differ.
         held_off = (os.environ.get("MKL_ENABLE_INSTRUCTIONS", ""), matmul_library.f32_on_mkl(),
-                    matmul_library.int8_on_mkl())
+                    matmul_library.int8_on_mkl(), matmul_library.bf16_on_mkl())
         identity = (host_cpu(), iree_version(), matmul_library.plugin().name, *held_off, METHOD)
         key = hashlib.sha256(repr(identity).encode()).hexdigest()[:16]
         return cls(default_directory() / "matmul-choices" / f"{key}.json")

@@ -182,6 +182,19 @@ def int8_on_mkl() -> bool:
     return os.environ.get("MLC_INT8_KERNEL", "").lower() == "mkl"
 
 
+def bf16_on_mkl() -> bool:
+    """Whether MLC_BF16_KERNEL=mkl keeps MKL's bf16 GEMM for several rows on a CPU without
+    AVX-512-BF16, where the plugin otherwise widens both operands to f32 for MKL's f32 GEMM
+    (gemm_bf16_packed_block in native/mlc_matmul.c), as the plugin reads it."""
+    return os.environ.get("MLC_BF16_KERNEL", "").lower() == "mkl"
+
+
+def bf16_widened(m: int) -> bool:
+    """Whether a bf16 matmul of `m` rows on a packed weight runs as f32 here: MKL's bf16 GEMM
+    on a CPU without AVX-512-BF16 widens to f32 itself, slower than its f32 GEMM."""
+    return m > 1 and "avx512_bf16" not in _cpu_flags() and not bf16_on_mkl()
+
+
 def f32_on_mkl() -> bool:
     """Whether MLC_F32_KERNEL=mkl holds the plugin's own f32 and bf16 kernels of several
     rows off (sgemm_avx512.h, gemm_bf16.h): the products the compiler put there run on
@@ -201,7 +214,7 @@ def kernel_of(shape: str) -> str:
     (native/vnni_s8.h), for the constant weights mlc quantizes (up to VNNI_ROWS on VNNI
     even where AMX is: s8_kernel in native/mlc_matmul.c); quantized rows without VNNI on
     AVX2 (native/gemv_s8_avx2.h for one, gemm_s8_avx2.h for several); everything else on
-    MKL."""
+    MKL, several bf16 rows as f32 where the CPU has no bf16 instructions (bf16_widened)."""
     m, k, n, operands = parse_key(shape)
     quantized = operands == QUANTIZED
     operands = "i8" if quantized else operands  # a quantized row runs on the int8 kernels
@@ -223,6 +236,8 @@ def kernel_of(shape: str) -> str:
         return "mlc C"
     if operands == "bf16" and m == 1 and {"avx512_bf16", "avx512bw"} <= flags and _bf16_kernel_suits(n):
         return "mlc AVX-512-BF16"
+    if operands == "bf16" and bf16_widened(m):
+        return f"MKL {mkl_kernel('f32')} (bf16 widened)"
     return f"MKL {mkl_kernel(operands)}"
 
 

@@ -877,6 +877,42 @@ print(compiled.report["matmul library"]["library"], matmul_library.mkl_kernel("b
     assert shapes == "['24x64x256xbf16']" and kernel != "AMX" and within == "True", done.stdout
 
 
+BF16_ROWS_SCRIPT = """
+import numpy as np, torch, mlc
+from mlc.driver.backends import matmul_library
+torch.manual_seed(0)
+model, x = torch.nn.Sequential(torch.nn.Linear(130, 200), torch.nn.GELU(), torch.nn.Linear(200, 70)), torch.randn(45, 130)
+compiled = mlc.compile(model, (x,), precision="bf16", target_options={"matmul-library": True})
+with torch.no_grad():
+    expected = model(x)
+result = torch.as_tensor(compiled(x))
+np.save(OUT, result.numpy())
+print(sorted(compiled.report["matmul library"]["library"]), matmul_library.kernel_of("45x130x200xbf16"),
+      float((result - expected).norm() / expected.norm()))
+"""
+
+
+@pytest.mark.iree
+def test_bf16_rows_run_as_f32_where_the_cpu_has_no_bf16_instructions(tmp_path):
+    """Without AVX-512-BF16, several bf16 rows on a packed weight run on MKL's f32 GEMM, the
+    weight widened once and the rows at each call (gemm_bf16_packed_block): the products of
+    MKL's bf16 GEMM (MLC_BF16_KERNEL=mkl), which widens itself there. With the instructions,
+    both are MKL's bf16 GEMM."""
+    results, names = {}, {}
+    for held in ("", "mkl"):
+        out = tmp_path / f"result{held}.npy"
+        env = {**os.environ, "MLC_BF16_KERNEL": held, "MLC_CACHE_DIR": str(tmp_path / "cache")}
+        done = subprocess.run([sys.executable, "-c", f"OUT = {str(out)!r}" + BF16_ROWS_SCRIPT], capture_output=True,
+                              text=True, env=env)
+        assert done.returncode == 0, done.stderr[-2000:]
+        shapes, names[held], error = done.stdout.rsplit("] ", 1)[0] + "]", *done.stdout.rsplit("] ", 1)[1].rsplit(" ", 1)
+        assert shapes == "['45x130x200xbf16', '45x200x70xbf16']" and 0 < float(error) < 2e-2, done.stdout
+        results[held] = np.load(out)
+    widened = "avx512_bf16" not in matmul_library._cpu_flags()
+    assert names[""].endswith("(bf16 widened)") == widened and "widened" not in names["mkl"], names
+    np.testing.assert_allclose(results[""], results["mkl"], rtol=1e-5, atol=1e-6)
+
+
 def test_a_bad_option_value_is_an_error():
     with pytest.raises(UserError, match="matmul-library must be auto, true, false or mlc, got 'sometimes'"):
         mlc.compile(MLP(), (torch.randn(2, 64),), target_options={"matmul-library": "sometimes"})
