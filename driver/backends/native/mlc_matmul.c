@@ -350,17 +350,22 @@ __attribute__((target_clones("avx2", "default"))) static void widen_bf16(const u
     }
 }
 
+/* Whether the environment variable `name` is "mkl" (any case), asked once into `state`. */
+static int set_to_mkl(const char* name, _Atomic int* state) {
+  int known = atomic_load(state);
+  if (known < 0) {
+    const char* set = getenv(name);
+    known = set != NULL && strcasecmp(set, "mkl") == 0;
+    atomic_store(state, known);
+  }
+  return known;
+}
+
 /* Whether MLC_BF16_KERNEL=mkl keeps MKL's bf16 GEMM where the CPU has no bf16 instructions,
  * which gemm_bf16_packed_block otherwise replaces by its f32 GEMM on widened operands. */
 static int bf16_on_mkl(void) {
   static _Atomic int state = -1;
-  int known = atomic_load(&state);
-  if (known < 0) {
-    const char* set = getenv("MLC_BF16_KERNEL");
-    known = set != NULL && strcasecmp(set, "mkl") == 0;
-    atomic_store(&state, known);
-  }
-  return known;
+  return set_to_mkl("MLC_BF16_KERNEL", &state);
 }
 
 /* C = A B for bf16 rows A on a weight packed as f32 (PACKED_BF16_AS_F32): the rows widened
@@ -489,13 +494,7 @@ static int product_shifted_s8(const uint8_t* shifted, const int8_t* b, size_t ld
  * vnni_s8.h) off, for MKL's int8 GEMM: to compare them, or to rule them out. Asked once. */
 static int int8_on_mkl(void) {
   static _Atomic int state = -1;
-  int known = atomic_load(&state);
-  if (known < 0) {
-    const char* set = getenv("MLC_INT8_KERNEL");
-    known = set != NULL && strcasecmp(set, "mkl") == 0;
-    atomic_store(&state, known);
-  }
-  return known;
+  return set_to_mkl("MLC_INT8_KERNEL", &state);
 }
 
 /* C = A B in exact int32 (A m x k with row stride lda, B k x n with ldb, C with ldc): a
