@@ -89,7 +89,7 @@ def test_precision_names_each_precision():
     assert all("fails" not in cell for row in rows for cell in row[4:7])  # every peer at every precision ran
     assert rows[1][6].strip() and rows[2][5].strip()  # eager's bf16 matmuls; PT2E's int8 under torch.compile
     library = [part for row in rows for part in row[9].strip().split(", ") if part.endswith("shapes)")]
-    assert all(re.fullmatch(r"(MKL|mlc) [\w-]+ \(\d+ shapes\)", part) for part in library), library
+    assert all(re.fullmatch(r"(MKL|mlc) [\w-]+( \(bf16 widened\))? \(\d+ shapes\)", part) for part in library), library
 
 
 def test_conv_tiles_on_the_cnn_held_to_avx2():
