@@ -392,7 +392,9 @@ static int gemm_bf16_packed_block(void* params_ptr) {
   const mlc_gemm_params_t* g = &p->gemm;
   if (g->m == 0 || g->n == 0) return 0;
   const MKL_BF16* b = (const MKL_BF16*)g->b + g->b_offset;
-  const packed_kind_t kind = gemm_bf16_available() || bf16_on_mkl() ? PACKED_BF16 : PACKED_BF16_AS_F32;
+  /* The flag matmul_library.bf16_widened reads, so kernel_of names what runs. */
+  const int bf16_instructions = __builtin_cpu_supports("avx512bf16");
+  const packed_kind_t kind = bf16_instructions || bf16_on_mkl() ? PACKED_BF16 : PACKED_BF16_AS_F32;
   const void* packed = g->m == 1 ? NULL : packed_block(p->fingerprint, kind, b, g->b_stride, g->m, g->n, g->k);
   if (!packed) return gemm_bf16_block(params_ptr);
   if (kind == PACKED_BF16_AS_F32) return gemm_bf16_widened(g, packed) ? gemm_bf16_block(params_ptr) : 0;
