@@ -33,10 +33,9 @@ from .failures import IreeCompileFailure, PlanOverTargetLimit, StageFailure
 from .frontend import torch_import
 from .frontend.dynamic_shapes import report as dynamic_shapes_report
 from .graph_summary import count_ops, fusion_groups, matmul_flops
+from .levels import LEVELS
 from .progress import SILENT, Progress
 from .report import PassRecord, Report, Retried, StageRecord
-
-LEVELS = ("torch", "mlc", "linalg", "vmfb")
 
 
 def print_ir(module: ir.Operation) -> str:

@@ -7,26 +7,15 @@
     mlc-compile graph.mlir --emit=linalg
 """
 
-import json
-import sys
-from pathlib import Path
+# The flags are read and checked here, before torch, torch-mlir and IREE load (5 s of
+# imports on an AMD EPYC): a bad flag, a flag that does not apply, or no model is answered
+# at once. compile_job.py does the work.
+
 from typing import NoReturn
 
-from torch_mlir import ir
-
-from ...dialects import make_context
 from ...errors import UserError
-from ...passes.lower_torch_fallback import fallback_note
-from .. import diagnostics, executable_cache
-from ..backends import matmul_library, targets
-from ..compilation import LEVELS, Compilation, detect_level, import_program, resolve_pipeline
-from ..frontend import dynamic_shapes, model_loading, source, torch_import
-from ..progress import Progress
-from ..tools import coverage
-from ..tools import profile as profiling
-from ..tools.bisect import bisect
-from ..tools.plan_graph import PlanGraph
-from .tool import ArgumentParser, exit_now, run_tool, write_output
+from ..levels import LEVELS
+from .tool import ArgumentParser, exit_now, run_tool
 
 
 def _argument_parser() -> ArgumentParser:
@@ -93,73 +82,45 @@ def _argument_parser() -> ArgumentParser:
     return parser
 
 
-def _load(args) -> tuple[ir.Operation, str]:
-    """The module to compile and its level."""
-    program = _load_program(args)
-    if program is None:
-        return _load_mlir(args)
-    return import_program(program, args.allow_fallback), "torch"
+def _check_flags(args) -> None:
+    """What the flags alone can tell is wrong, before anything is loaded."""
+    if args.list_targets:
+        return
+    if args.model is None:
+        raise UserError("no model given: mlc-compile MODEL (file.py:Name, .pt2 or .mlir)")
+    if args.coverage:
+        _check_coverage_flags(args)
+    elif args.bisect:
+        _check_bisect_flags(args)
+    _check_model_flags(args)
+    if not (args.coverage or args.bisect):
+        _check_output_flags(args)
 
 
-def _load_mlir(args) -> tuple[ir.Operation, str]:
-    """An .mlir input and its level."""
-    if args.input_shape:
-        raise UserError("--input-shape applies to Python models only; an .mlir file has its own types")
-    context = make_context()
-    with diagnostics.collect(context) as collector:
-        try:
-            source.read_input(args.model)
-            module = source.parse_file(args.model, context)
-        except ir.MLIRError as error:
-            collector.add_error(error)
-            raise UserError("\n".join(d.format() for d in collector.diagnostics)) from None
-    return module, detect_level(module)
-
-
-def _load_program(args):
-    """The exported program of a .py or .pt2 model; None for an .mlir input."""
+def _check_model_flags(args) -> None:
+    """The flags that apply to one kind of model only."""
+    python = ":" in args.model and args.model.rpartition(":")[0].endswith(".py")
     if not args.model.endswith(".py") and ".py:" not in args.model and args.dynamic_dim:
         raise UserError("--dynamic-dim applies to Python models only; .pt2 and .mlir files have their shapes")
-    if args.model.endswith(".mlir"):
-        return None
-    if args.model.endswith(".pt2"):
-        program = torch_import.prepare(model_loading.load_exported_program(args.model))
-    elif ":" in args.model and args.model.rpartition(":")[0].endswith(".py"):
-        if not args.input_shape:
-            raise UserError("a Python model needs --input-shape for each input, e.g. --input-shape 1x3x224x224xf32")
-        model = model_loading.load_python_model(args.model)
-        inputs = tuple(model_loading.example_input(*model_loading.parse_input_shape(s)) for s in args.input_shape)
-        dynamic = dynamic_shapes.parse_flags(args.dynamic_dim, len(inputs))
-        program = torch_import.export(model, inputs, dynamic)
-        args.dynamic_shapes_report = dynamic_shapes.report(program, dynamic, model)
-        args.example_inputs = [x.numpy() for x in inputs]
-    else:
+    if args.model.endswith(".mlir") and args.input_shape:
+        raise UserError("--input-shape applies to Python models only; an .mlir file has its own types")
+    if not (python or args.model.endswith((".mlir", ".pt2"))):
         raise UserError(f"cannot tell what '{args.model}' is: expected file.py:Name, a .pt2 or an .mlir file")
-    return program
+    if python and not args.input_shape:
+        raise UserError("a Python model needs --input-shape for each input, e.g. --input-shape 1x3x224x224xf32")
 
 
-def _coverage(args) -> int:
-    """--coverage: what mlc does with each op type of the model, checked before compiling it."""
+def _check_coverage_flags(args) -> None:
+    """--coverage checks each target with its defaults and writes no IR or executable."""
     for flag, value in (("--emit", args.emit), ("--params", args.params), ("--cuda-sm", args.cuda_sm), ("--cpu", args.cpu),
                         ("--no-data-tiling", args.no_data_tiling or None), ("--matmul-library", args.matmul_library)):
         if value is not None:
             raise UserError(f"--coverage checks each target with its default options and writes no IR or executable: "
                             f"drop {flag}")
-    chosen = [args.target] if args.target else None
-    program = _load_program(args)
-    if program is not None:  # ops torch-mlir does not know become rows of the table
-        report = coverage.program_coverage(program, chosen)
-    else:
-        module, level = _load_mlir(args)
-        report = coverage.module_coverage(module, chosen, level=level)
-    write_output(str(report) + "\n", args.output)
-    if args.report:
-        write_output(json.dumps(report.to_dict(), indent=2) + "\n", args.report)
-    return 0
 
 
-def _bisect(args) -> int:
-    """--bisect: where the compiled result first departs from eager."""
+def _check_bisect_flags(args) -> None:
+    """--bisect runs the model in eager PyTorch, at its example shapes."""
     if ".py:" not in args.model:
         raise UserError("--bisect compares with eager PyTorch: it needs a Python model (file.py:Name)")
     if not args.input_shape:
@@ -167,95 +128,27 @@ def _bisect(args) -> int:
     if args.dynamic_dim or args.params or args.emit:
         raise UserError("--bisect compiles at the example shapes with the weights inline: drop --dynamic-dim, "
                         "--params and --emit")
-    model = model_loading.load_python_model(args.model)
-    inputs = tuple(model_loading.example_input(*model_loading.parse_input_shape(s)) for s in args.input_shape)
-    report = bisect(model, inputs, target=args.target or "llvm-cpu", opt_level=args.opt_level)
-    write_output(str(report) + "\n", args.output)
-    return 0
+
+
+def _check_output_flags(args) -> None:
+    """What is written, and where: args.emit is vmfb unless the flags name a level."""
+    args.emit = args.emit or "vmfb"
+    if args.emit == "vmfb" and args.output in (None, "-"):
+        raise UserError("the executable is binary: name an output file with -o model.vmfb")
+    if args.profile and args.emit != "vmfb":
+        raise UserError("--profile runs the executable: it needs --emit=vmfb (the default) and --target llvm-cpu")
+    if args.params is not None and args.emit != "vmfb":
+        raise UserError(f"--params applies to --emit=vmfb only (at --emit={args.emit} the weights stay in the IR)")
+    if args.graph is not None and LEVELS.index(args.emit) < LEVELS.index("mlc"):
+        raise UserError("--graph draws the optimized mlc graph: it needs --emit=mlc or later")
 
 
 def _main(argv) -> int:
     args = _argument_parser().parse_args(argv)
-    if args.list_targets:
-        print(targets.describe())
-        return 0
-    if args.model is None:
-        raise UserError("no model given: mlc-compile MODEL (file.py:Name, .pt2 or .mlir)")
-    if args.coverage:
-        return _coverage(args)
-    if args.bisect:
-        return _bisect(args)
-    args.emit = args.emit or "vmfb"
-    target_options = {"cuda-sm": args.cuda_sm} if args.cuda_sm is not None else {}
-    if args.no_data_tiling:
-        target_options["data-tiling"] = False
-    if args.matmul_library is not None:
-        target_options["matmul-library"] = args.matmul_library
-    if args.cpu is not None:
-        target_options["cpu"] = args.cpu
-    target = targets.bind(args.target or "llvm-cpu", target_options)
-    if args.emit == "vmfb" and args.output in (None, "-"):
-        raise UserError("the executable is binary: name an output file with -o model.vmfb")
-    if args.profile and (args.emit != "vmfb" or not target.profiles):
-        raise UserError("--profile runs the executable: it needs --emit=vmfb (the default) and --target llvm-cpu")
-    if args.params is not None:
-        if args.emit != "vmfb":
-            raise UserError(f"--params applies to --emit=vmfb only (at --emit={args.emit} the weights stay in the IR)")
-        targets.check_external_params(target, args.params)
-    progress = Progress(not args.quiet)
-    with progress.stage("import"):
-        module, level = _load(args)
-    if LEVELS.index(level) > LEVELS.index(args.emit):
-        raise UserError(f"the input is already at level '{level}', below --emit={args.emit}")
-    if args.graph is not None and LEVELS.index(level) > LEVELS.index("mlc"):
-        raise UserError(f"--graph draws the mlc graph: the input is already at level '{level}'")
-    if args.graph is not None and LEVELS.index(args.emit) < LEVELS.index("mlc"):
-        raise UserError("--graph draws the optimized mlc graph: it needs --emit=mlc or later")
-    compilation = Compilation(module, target=target, level=level, pipeline=resolve_pipeline(args.opt_level),
-                              precision=args.precision,
-                              allow_fallback=args.allow_fallback, params=args.params, repro=args.repro,
-                              progress=progress, cache=executable_cache.resolve(args.cache))
-    report = compilation.report
-    report.input_level = level
-    seen = {}
-    compilation.observe(lambda reached, module_there: seen.__setitem__(reached, _what_to_keep(reached, module_there,
-                                                                                               compilation, args)))
-    if getattr(args, "dynamic_shapes_report", None) is not None:
-        report.dynamic_shapes = args.dynamic_shapes_report
-    vmfb = compilation.run(args.emit)
-    if report.retried:
-        print(f"mlc-compile: warning: {report.retried.note}", file=sys.stderr)
-    if report.fallback:
-        print(f"mlc-compile: note: {fallback_note(report.fallback)}", file=sys.stderr)
-    if args.graph is not None:
-        write_output(seen["mlc"].html(f"mlc fusion plan: {args.model}"), args.graph)
-    if args.emit == "vmfb":
-        write_output(vmfb, args.output)
-        if matmul_library.calls_plugin(vmfb):
-            plugin = matmul_library.copy_plugin(Path(args.output).parent)
-            print(f"mlc-compile: note: {len(report.matmul_library['library'])} matmul shape(s) run on mlc's matmul "
-                  f"library; the executable needs its plugin, written to {plugin}:\n  iree-run-module "
-                  f"--module={args.output} --device={compilation.runtime_driver} {matmul_library.run_flag(plugin)} "
-                  "--function=main --input=...", file=sys.stderr)
-        if args.profile:
-            inputs = getattr(args, "example_inputs", None) or profiling.example_inputs(compilation.module)
-            print(profiling.profile(vmfb, inputs, planned=seen.get("target") or [], parameters=args.params,
-                                    driver=compilation.runtime_driver))
-    else:
-        with compilation.module.context:
-            write_output(compilation.module.get_asm(), args.output)
-    if args.report:
-        write_output(json.dumps(report.to_json(), indent=2) + "\n", args.report)
-    return 0
+    _check_flags(args)
+    from . import compile_job  # torch, torch-mlir and IREE: loaded once the flags are good
 
-
-def _what_to_keep(level, module, compilation, args):
-    """The optimized graph's picture for --graph, what each dispatch runs for --profile."""
-    if level == "mlc" and args.graph is not None:
-        return PlanGraph.of(module)
-    if level == "target" and args.profile:
-        return profiling.planned_dispatches(module, compilation.target, compilation.report)
-    return None
+    return compile_job.run(args)
 
 
 def main(argv=None) -> int:

@@ -1,8 +1,11 @@
 """The package's shape, checked: no import circle, the compile's core imports no tool,
-and the target is looked up once per entry point (README, Architecture)."""
+and the target is looked up once per entry point (README, Architecture); mlc-compile
+checks its flags before it loads the compiler."""
 
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,5 +114,18 @@ def test_each_entry_point_looks_its_target_up_once():
         count = len(re.findall(r"\b(?:targets|target_registry)\.(?:get|bind)\(|\bTARGETS\[", path.read_text()))
         if count:
             lookups[str(path.relative_to(ROOT))] = count
-    assert lookups == {"driver/compile.py": 1, "driver/cli/mlc_compile.py": 1, "driver/tools/bisect.py": 1,
+    assert lookups == {"driver/compile.py": 1, "driver/cli/compile_job.py": 1, "driver/tools/bisect.py": 1,
                        "driver/tools/coverage.py": 1, "driver/tools/generate.py": 1, "driver/backends/targets.py": 1}
+
+
+def test_mlc_compile_answers_a_bad_flag_before_loading_torch():
+    """A flag error, a flag that does not apply to the model, or no model: one `error:`
+    line, without the 5 s of importing torch, torch-mlir and IREE."""
+    script = ("import sys; from mlc.driver.cli import mlc_compile; "
+              "codes = [mlc_compile.main(argv.split()) for argv in sys.argv[1:]]; "
+              "print(codes, sorted(m for m in ('torch', 'torch_mlir', 'iree') if m in sys.modules))")
+    bad = ["--emit=everything m.mlir", "", "m.mlir --input-shape 2xf32", "net.onnx -o x.vmfb", "m.py:Net", "m.mlir",
+           "m.mlir --emit=linalg --params w.irpa", "m.py:Net --input-shape 2xf32 --coverage --emit=mlc"]
+    done = subprocess.run([sys.executable, "-c", script, *bad], capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout.strip() == f"{[1] * len(bad)} []", done.stderr
+    assert done.stderr.count("mlc-compile: error:") == len(bad) and "Traceback" not in done.stderr
