@@ -21,6 +21,7 @@ from ..tools import coverage
 from ..tools import profile as profiling
 from ..tools.bisect import bisect
 from ..tools.plan_graph import PlanGraph
+from .mlc_compile import PROFILE_NEEDS
 from .tool import write_output
 
 
@@ -107,7 +108,7 @@ def _bound_target(args):
         target_options["cpu"] = args.cpu
     target = targets.bind(args.target or "llvm-cpu", target_options)
     if args.profile and not target.profiles:
-        raise UserError("--profile runs the executable: it needs --emit=vmfb (the default) and --target llvm-cpu")
+        raise UserError(PROFILE_NEEDS)
     if args.params is not None:
         targets.check_external_params(target, args.params)
     return target

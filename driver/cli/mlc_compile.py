@@ -17,6 +17,8 @@ from ...errors import UserError
 from ..levels import LEVELS
 from .tool import ArgumentParser, exit_now, run_tool
 
+PROFILE_NEEDS = "--profile runs the executable: it needs --emit=vmfb (the default) and --target llvm-cpu"
+
 
 def _argument_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="mlc-compile", description=__doc__.split("\n")[0])
@@ -123,8 +125,6 @@ def _check_bisect_flags(args) -> None:
     """--bisect runs the model in eager PyTorch, at its example shapes."""
     if ".py:" not in args.model:
         raise UserError("--bisect compares with eager PyTorch: it needs a Python model (file.py:Name)")
-    if not args.input_shape:
-        raise UserError("a Python model needs --input-shape for each input, e.g. --input-shape 1x3x224x224xf32")
     if args.dynamic_dim or args.params or args.emit:
         raise UserError("--bisect compiles at the example shapes with the weights inline: drop --dynamic-dim, "
                         "--params and --emit")
@@ -136,7 +136,7 @@ def _check_output_flags(args) -> None:
     if args.emit == "vmfb" and args.output in (None, "-"):
         raise UserError("the executable is binary: name an output file with -o model.vmfb")
     if args.profile and args.emit != "vmfb":
-        raise UserError("--profile runs the executable: it needs --emit=vmfb (the default) and --target llvm-cpu")
+        raise UserError(PROFILE_NEEDS)
     if args.params is not None and args.emit != "vmfb":
         raise UserError(f"--params applies to --emit=vmfb only (at --emit={args.emit} the weights stay in the IR)")
     if args.graph is not None and LEVELS.index(args.emit) < LEVELS.index("mlc"):
