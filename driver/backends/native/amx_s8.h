@@ -27,6 +27,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "round_up.h"
+
 #define AMX_S8_TARGET __attribute__((target("amx-tile,amx-int8")))
 
 enum { AMX_S8_ROWS = 32, AMX_S8_COLUMNS = 32, AMX_S8_DEPTH = 64, AMX_S8_TILE_BYTES = 1024 };
@@ -61,25 +63,23 @@ static int amx_s8_available(void) {
   return ok;
 }
 
-static size_t amx_s8_round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
-
 /* The bytes between A's rows for depth k: K rounded up to whole steps, and one cache line
  * more where that is a multiple of 8 lines, so that a tile's 16 rows do not share a few
  * of L1's sets (128x3072x384 on one thread: 1285 -> 1514 GMAC/s, Intel Xeon). */
 static size_t amx_s8_row_stride(size_t k) {
-  const size_t stride = amx_s8_round_up(k, AMX_S8_DEPTH);
+  const size_t stride = round_up(k, AMX_S8_DEPTH);
   return stride % (8 * 64) == 0 ? stride + 64 : stride;
 }
 
 /* The bytes amx_s8_pack writes for n columns of depth k. */
 static size_t amx_s8_packed_size(size_t n, size_t k) {
-  return amx_s8_round_up(n, AMX_S8_COLUMNS) * amx_s8_round_up(k, AMX_S8_DEPTH);
+  return round_up(n, AMX_S8_COLUMNS) * round_up(k, AMX_S8_DEPTH);
 }
 
 /* B (k x n, row stride ldb) into tiles, as the header says. */
 static void amx_s8_pack(const int8_t* b, size_t ldb, size_t n, size_t k, int8_t* packed) {
-  const size_t steps = amx_s8_round_up(k, AMX_S8_DEPTH) / AMX_S8_DEPTH;
-  const size_t column_tiles = amx_s8_round_up(n, AMX_S8_COLUMNS) / 16;
+  const size_t steps = round_up(k, AMX_S8_DEPTH) / AMX_S8_DEPTH;
+  const size_t column_tiles = round_up(n, AMX_S8_COLUMNS) / 16;
   memset(packed, 0, amx_s8_packed_size(n, k));
   for (size_t t = 0; t < column_tiles; ++t)
     for (size_t s = 0; s < steps; ++s) {
@@ -163,7 +163,7 @@ AMX_S8_TARGET static void amx_s8_block(const int8_t* a, size_t lda, const int8_t
  * the tiles (amx_s8_configure) and releases them (amx_s8_release). */
 AMX_S8_TARGET static void amx_s8_columns(const int8_t* a, size_t lda, const int8_t* packed, size_t j, size_t count,
                                          size_t k, int32_t* c, size_t ldc) {
-  const size_t steps = amx_s8_round_up(k, AMX_S8_DEPTH) / AMX_S8_DEPTH;
+  const size_t steps = round_up(k, AMX_S8_DEPTH) / AMX_S8_DEPTH;
   const size_t tile_column = steps * AMX_S8_TILE_BYTES; /* bytes between 16-column tiles */
   for (size_t jj = 0; jj < count; jj += AMX_S8_COLUMNS)
     amx_s8_block(a, lda, packed + ((j + jj) / 16) * tile_column, tile_column, steps, c + jj, ldc);

@@ -28,20 +28,20 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "round_up.h"
+
 #define GEMV_S8_AVX2_TARGET __attribute__((target("avx2")))
 
 enum { GEMV_S8_AVX2_AHEAD = 1024 };
 
 static int gemv_s8_avx2_available(void) { return __builtin_cpu_supports("avx2"); }
 
-static size_t gemv_s8_avx2_round_up(size_t value, size_t step) { return (value + step - 1) / step * step; }
-
 static size_t gemv_s8_avx2_packed_bytes(size_t n, size_t k) {
-  return gemv_s8_avx2_round_up(n, 64) * gemv_s8_avx2_round_up(k, 4);
+  return round_up(n, 64) * round_up(k, 4);
 }
 
 static void gemv_s8_avx2_pack(const int8_t* w, size_t ldw, size_t n, size_t k, int8_t* packed) {
-  const size_t k4 = gemv_s8_avx2_round_up(k, 4), groups = gemv_s8_avx2_round_up(n, 64) / 64;
+  const size_t k4 = round_up(k, 4), groups = round_up(n, 64) / 64;
   for (size_t g = 0; g < groups; ++g)
     for (size_t kk = 0; kk < k4; kk += 4)
       for (size_t column = 64 * g; column < 64 * (g + 1); ++column)
@@ -52,7 +52,7 @@ static void gemv_s8_avx2_pack(const int8_t* w, size_t ldw, size_t n, size_t k, i
  * multiple of 4 bytes. */
 GEMV_S8_AVX2_TARGET static void gemv_s8_avx2_packed(const int8_t* x, const int8_t* packed, int32_t* y, size_t k,
                                                     size_t n) {
-  const size_t k4 = gemv_s8_avx2_round_up(k, 4), groups = gemv_s8_avx2_round_up(n, 64) / 64;
+  const size_t k4 = round_up(k, 4), groups = round_up(n, 64) / 64;
   const __m256i ones = _mm256_set1_epi16(1);
   for (size_t g = 0; g < groups; ++g) {
     __m256i acc[8];

@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "round_up.h"
+
 #define GEMV_S8_TARGET __attribute__((target("avx512f,avx512bw,avx512vnni")))
 
 /* Whether this CPU runs the kernel (the plugin falls back to MKL where not). */
@@ -112,12 +114,10 @@ GEMV_S8_TARGET static void gemv_s8_vnni(const int8_t* x, const int8_t* w, size_t
  * the row's bytes past k are zeros too (gemv_s8_vnni_packed's caller pads it). */
 enum { GEMV_S8_GROUPS = 4 };
 
-static size_t gemv_s8_round_up(size_t value, size_t step) { return (value + step - 1) / step * step; }
-
-static size_t gemv_s8_packed_bytes(size_t n, size_t k) { return gemv_s8_round_up(n, 64) * gemv_s8_round_up(k, 4); }
+static size_t gemv_s8_packed_bytes(size_t n, size_t k) { return round_up(n, 64) * round_up(k, 4); }
 
 static void gemv_s8_pack(const int8_t* w, size_t ldw, size_t n, size_t k, int8_t* packed) {
-  const size_t k4 = gemv_s8_round_up(k, 4), groups = gemv_s8_round_up(n, 64) / 64;
+  const size_t k4 = round_up(k, 4), groups = round_up(n, 64) / 64;
   for (size_t g0 = 0; g0 < groups; g0 += GEMV_S8_GROUPS) {
     const size_t count = groups - g0 < GEMV_S8_GROUPS ? groups - g0 : GEMV_S8_GROUPS;
     for (size_t kk = 0; kk < k4; kk += 4)
@@ -149,7 +149,7 @@ GEMV_S8_TARGET __attribute__((always_inline)) static inline void gemv_s8_packed_
 /* y[0:n] = x . W as gemv_s8_vnni computes it, W packed by gemv_s8_pack (64-byte aligned)
  * and x padded with zeros to a multiple of 4 bytes. */
 GEMV_S8_TARGET static void gemv_s8_vnni_packed(const int8_t* x, const int8_t* packed, int32_t* y, size_t k, size_t n) {
-  const size_t k4 = gemv_s8_round_up(k, 4), groups = gemv_s8_round_up(n, 64) / 64;
+  const size_t k4 = round_up(k, 4), groups = round_up(n, 64) / 64;
   int32_t sum = 0;
   for (size_t kk = 0; kk < k; ++kk) sum += x[kk];
   for (size_t g0 = 0; g0 < groups; g0 += GEMV_S8_GROUPS, packed += GEMV_S8_GROUPS * 256 * (k4 / 4)) {

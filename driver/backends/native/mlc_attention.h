@@ -21,6 +21,7 @@
 #include "amx_s8.h"
 #include "attention_row_avx2.h"
 #include "gemm_bf16.h"
+#include "round_up.h"
 #include "softmax_row.h"
 #include "vector_math.h"
 
@@ -69,7 +70,7 @@ static void* attention_buffer(int slot, size_t bytes) {
   static __thread size_t capacity[ATTENTION_BUFFERS];
   if (bytes > capacity[slot]) {
     free(buffers[slot]);
-    const size_t rounded = (bytes + 63) / 64 * 64;
+    const size_t rounded = round_up(bytes, 64);
     buffers[slot] = aligned_alloc(64, rounded);
     capacity[slot] = buffers[slot] ? rounded : 0;
   }
@@ -263,7 +264,7 @@ static size_t attended_keys(const mlc_attention_params_t* p, const float* mask, 
         break;
       }
   }
-  const size_t rounded = (attended + 15) / 16 * 16;
+  const size_t rounded = round_up(attended, 16);
   return rounded == 0 ? (n < 16 ? n : 16) : (rounded < n ? rounded : n);
 }
 

@@ -43,6 +43,7 @@
 #include "mlc_layer_norm.h"
 #include "packed_memory.h"
 #include "quantize_avx512.h"
+#include "round_up.h"
 #include "sgemm_avx512.h"
 #include "gemv_avx2.h"
 #include "vector_math.h"
@@ -141,7 +142,7 @@ static size_t packed_size(packed_kind_t kind, size_t m, size_t n, size_t k) {
     case PACKED_BF16_AVX512: return gemm_bf16_packed_words(n, k) * sizeof(uint32_t);
     case PACKED_S8_ROW_AVX2: return gemv_s8_avx2_packed_bytes(n, k);
     case PACKED_S8_AVX2: return gemm_s8_avx2_packed_bytes(n, k);
-    default: return (cblas_gemm_s8u8s32_pack_get_size(CblasBMatrix, mm, nn, kk) + 63) / 64 * 64;
+    default: return round_up(cblas_gemm_s8u8s32_pack_get_size(CblasBMatrix, mm, nn, kk), 64);
   }
 }
 
@@ -858,7 +859,7 @@ static int matvec_s8_quantizing_block(void* params_ptr) {
   const mlc_quantized_row_params_t* p = (const mlc_quantized_row_params_t*)params_ptr;
   if (p->m != 1) return 1; /* mlc emits it for one row */
   if (p->n == 0) return 0;
-  const size_t k4 = gemv_s8_round_up(p->k, 4);
+  const size_t k4 = round_up(p->k, 4);
   int8_t* q = calloc(k4 ? k4 : 1, 1); /* zeros past k: gemv_s8_vnni_packed reads 4 at a time */
   int32_t* sums = malloc(p->n * sizeof(int32_t));
   if (!q || !sums) {
@@ -964,7 +965,7 @@ static int amx_quantized_block(const quantized_gemm_block_t* block, const int8_t
     amx_s8_configure();
     for (size_t j = 0; j < p->n; j += FINISHED_COLUMNS) {
       const size_t columns = p->n - j < FINISHED_COLUMNS ? p->n - j : FINISHED_COLUMNS;
-      amx_s8_columns(rows, block->row_stride, packed, j, amx_s8_round_up(columns, AMX_S8_COLUMNS), p->k, c,
+      amx_s8_columns(rows, block->row_stride, packed, j, round_up(columns, AMX_S8_COLUMNS), p->k, c,
                      FINISHED_COLUMNS);
       finish_columns(block, c, FINISHED_COLUMNS, NULL, first, count, j, columns);
     }
@@ -987,7 +988,7 @@ static int vnni_quantized_block(const quantized_gemm_block_t* block, const int8_
     for (size_t first = 0; first < p->m; first += VNNI_S8_ROWS) {
       const size_t count = p->m - first < VNNI_S8_ROWS ? p->m - first : VNNI_S8_ROWS;
       vnni_s8_columns(block->rows + first * block->row_stride, block->row_stride, count, packed, j,
-                      vnni_s8_round_up(columns, VNNI_S8_COLUMNS), p->k, c, FINISHED_COLUMNS);
+                      round_up(columns, VNNI_S8_COLUMNS), p->k, c, FINISHED_COLUMNS);
       finish_columns(block, c, FINISHED_COLUMNS, sums + j, first, count, j, columns);
     }
   }
@@ -1007,7 +1008,7 @@ static int avx2_quantized_block(const quantized_gemm_block_t* block, const int16
     for (size_t first = 0; first < p->m; first += GEMM_S8_AVX2_ROWS) {
       const size_t count = p->m - first < GEMM_S8_AVX2_ROWS ? p->m - first : GEMM_S8_AVX2_ROWS;
       gemm_s8_avx2_columns((const int16_t*)block->rows + first * lda, lda, count, packed, j,
-                           vnni_s8_round_up(columns, GEMM_S8_AVX2_COLUMNS), p->k, c, FINISHED_COLUMNS);
+                           round_up(columns, GEMM_S8_AVX2_COLUMNS), p->k, c, FINISHED_COLUMNS);
       finish_columns(block, c, FINISHED_COLUMNS, NULL, first, count, j, columns);
     }
   }
@@ -1024,7 +1025,7 @@ static int avx2_quantized_weight_block(const quantized_gemm_block_t* block) {
                                                                p->k)
                                                 : NULL;
   if (kept) return avx2_quantized_block(block, kept);
-  int16_t* packed = aligned_alloc(32, vnni_s8_round_up(gemm_s8_avx2_packed_bytes(p->n, p->k), 32));
+  int16_t* packed = aligned_alloc(32, round_up(gemm_s8_avx2_packed_bytes(p->n, p->k), 32));
   if (!packed) return 1;
   gemm_s8_avx2_pack(w, p->w_stride, p->n, p->k, packed);
   const int failed = avx2_quantized_block(block, packed);
@@ -1118,7 +1119,7 @@ typedef struct {
 } column_job_t;
 
 static void column_range(size_t n, size_t part, size_t parts, size_t* begin, size_t* count) {
-  const size_t block = ((n + parts - 1) / parts + 15) / 16 * 16;
+  const size_t block = round_up((n + parts - 1) / parts, 16);
   *begin = part * block < n ? part * block : n;
   *count = n - *begin < block ? n - *begin : block;
 }
@@ -1258,12 +1259,12 @@ static int mlc_gemm_s8_quantizing(void* params_ptr, void* context, void* reserve
   const s8_kernel_t kernel = s8_kernel(p);
   const int amx = kernel == S8_ON_AMX;
   const size_t row_stride = amx                     ? amx_s8_row_stride(p->k)
-                            : kernel == S8_ON_VNNI ? vnni_s8_round_up(p->k, 4)
-                            : kernel == S8_ON_AVX2 ? 2 * vnni_s8_round_up(p->k, 2)
+                            : kernel == S8_ON_VNNI ? round_up(p->k, 4)
+                            : kernel == S8_ON_AVX2 ? 2 * round_up(p->k, 2)
                                                    : p->k;
   const size_t row_bytes = kernel == S8_ON_AVX2 ? 2 * p->k : p->k; /* what quantize_rows_part writes */
-  const size_t rows = amx ? amx_s8_round_up(p->m, AMX_S8_ROWS) : p->m;
-  uint8_t* quantized = aligned_alloc(64, amx_s8_round_up(rows * row_stride, 64));
+  const size_t rows = amx ? round_up(p->m, AMX_S8_ROWS) : p->m;
+  uint8_t* quantized = aligned_alloc(64, round_up(rows * row_stride, 64));
   float* row_scales = malloc(p->m * sizeof(float));
   int failed = !quantized || !row_scales;
   if (!failed) {

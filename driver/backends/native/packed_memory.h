@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include "round_up.h"
+
 enum { HUGE_PAGE_BYTES = 2u << 20, PACKED_CHUNK_BYTES = 64u << 20, PACKED_ALIGNMENT = 64 };
 
 static struct {
@@ -26,14 +28,12 @@ static struct {
   size_t left;   /* its free bytes */
 } packed_memory = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-static size_t round_up_to(size_t bytes, size_t multiple) { return (bytes + multiple - 1) / multiple * multiple; }
-
 /* `bytes` of memory aligned to 64 bytes, for a packed block; NULL when out of memory. */
 static void* packed_alloc(size_t bytes) {
-  bytes = round_up_to(bytes ? bytes : 1, PACKED_ALIGNMENT);
+  bytes = round_up(bytes ? bytes : 1, PACKED_ALIGNMENT);
   pthread_mutex_lock(&packed_memory.lock);
   if (bytes > packed_memory.left) {
-    const size_t chunk = round_up_to(bytes > PACKED_CHUNK_BYTES ? bytes : PACKED_CHUNK_BYTES, HUGE_PAGE_BYTES);
+    const size_t chunk = round_up(bytes > PACKED_CHUNK_BYTES ? bytes : PACKED_CHUNK_BYTES, HUGE_PAGE_BYTES);
     void* memory = NULL;
     if (posix_memalign(&memory, HUGE_PAGE_BYTES, chunk) != 0) {
       pthread_mutex_unlock(&packed_memory.lock);
@@ -53,7 +53,7 @@ static void* packed_alloc(size_t bytes) {
 /* Gives back a block that was not kept (another thread kept the same one meanwhile):
  * its memory is reused only when it is the last one carved. */
 static void packed_unalloc(void* block, size_t bytes) {
-  bytes = round_up_to(bytes ? bytes : 1, PACKED_ALIGNMENT);
+  bytes = round_up(bytes ? bytes : 1, PACKED_ALIGNMENT);
   pthread_mutex_lock(&packed_memory.lock);
   if ((uint8_t*)block + bytes == packed_memory.next) {
     packed_memory.next = (uint8_t*)block;

@@ -21,31 +21,30 @@
 #include <string.h>
 
 #include "gemv_s8_vnni.h" /* gemv_s8_available and gemv_s8_fits: the same instructions, the same bound */
+#include "round_up.h"
 
 #define VNNI_S8_TARGET __attribute__((target("avx512f,avx512bw,avx512vnni")))
 
 enum { VNNI_S8_ROWS = 6, VNNI_S8_COLUMNS = 64, VNNI_S8_GROUP = 4 * VNNI_S8_COLUMNS };
 
-static size_t vnni_s8_round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
-
 /* The bytes of the packed weight, without its column sums. */
 static size_t vnni_s8_packed_size(size_t n, size_t k) {
-  return vnni_s8_round_up(n, VNNI_S8_COLUMNS) * vnni_s8_round_up(k, 4);
+  return round_up(n, VNNI_S8_COLUMNS) * round_up(k, 4);
 }
 
 /* The column sums of a packed weight. */
 static const int32_t* vnni_s8_column_sums(const int8_t* packed, size_t n, size_t k) {
-  return (const int32_t*)(packed + vnni_s8_round_up(vnni_s8_packed_size(n, k), 64));
+  return (const int32_t*)(packed + round_up(vnni_s8_packed_size(n, k), 64));
 }
 
 /* The bytes vnni_s8_pack writes. */
 static size_t vnni_s8_packed_bytes(size_t n, size_t k) {
-  return vnni_s8_round_up(vnni_s8_packed_size(n, k), 64) + vnni_s8_round_up(n * sizeof(int32_t), 64);
+  return round_up(vnni_s8_packed_size(n, k), 64) + round_up(n * sizeof(int32_t), 64);
 }
 
 /* B (k x n, row stride ldb) into vnni_s8_packed_bytes(n, k) bytes, as the header says. */
 static void vnni_s8_pack(const int8_t* b, size_t ldb, size_t n, size_t k, int8_t* packed) {
-  const size_t groups = vnni_s8_round_up(k, 4) / 4;
+  const size_t groups = round_up(k, 4) / 4;
   memset(packed, 0, vnni_s8_packed_bytes(n, k));
   int32_t* sums = (int32_t*)vnni_s8_column_sums(packed, n, k);
   for (size_t kk = 0; kk < k; ++kk)
@@ -109,7 +108,7 @@ VNNI_S8_TARGET static void vnni_s8_panel(const uint8_t* a, size_t lda, const int
  * (A + 128) B over columns [j, j + count) of the packed weight (j a multiple of 64). */
 VNNI_S8_TARGET static void vnni_s8_columns(const uint8_t* a, size_t lda, size_t rows, const int8_t* packed, size_t j,
                                            size_t count, size_t k, int32_t* c, size_t ldc) {
-  const size_t groups = vnni_s8_round_up(k, 4) / 4;
+  const size_t groups = round_up(k, 4) / 4;
   for (size_t jj = 0; jj < count; jj += VNNI_S8_COLUMNS)
     vnni_s8_panel(a, lda, packed + (j + jj) / VNNI_S8_COLUMNS * groups * VNNI_S8_GROUP, groups, c + jj, ldc, rows);
 }
