@@ -13,6 +13,7 @@ from ..errors import UserError
 from . import atomic_file
 from .backends import iree as iree_backend
 from .backends import matmul_library
+from .backends.fed_back_loop import FedBackLoop
 from .backends.target import BoundTarget
 from .backends.weight_store import WeightStore
 from .failures import OutOfMemory
@@ -130,17 +131,21 @@ class Compiled:
                 results[index] = results[index].view(dtype)
         return results
 
-    def run_fed_back(self, arrays: list, keep) -> list:
-        """Calls it on numpy arrays and on the kept results of its last call, each fed back
-        into the place its value came from, unchecked: for a loop whose first call went
-        through `run_resident` (checked), as a generator's decode steps do. Kept results
-        come back as (buffer view, numpy dtype) pairs, the others as numpy arrays as IREE
-        gives them (its integers are signless). Through `run_resident`, the checks and the
-        wrapping of 26 values took 0.55 ms of Llama's 5.4 ms int8 decode step, cold in the
-        cache after the step's 100 MB of weights. IREE's CPU target only."""
+    def fed_back_loop(self, arrays: list, fed_back: dict[int, int], read) -> FedBackLoop:
+        """Calls of it, each one's state results fed into the next, unchecked: for a loop
+        whose first call went through `run_resident` (checked), as a generator's decode
+        steps do. `arrays` are the first call's arguments: numpy arrays, and the kept
+        results of that checked call as `Resident.take()` gives them. The result at index r
+        becomes the argument at `fed_back[r]` of the next call; each call of the loop takes
+        the other arguments, in order, and returns the results at the indices `read` as
+        numpy arrays as IREE gives them (its integers are signless), leaving the others
+        unread. Through `run_resident`, the checks and the wrapping of 26 values took 0.55
+        ms of Llama's 5.4 ms int8 decode step, cold in the cache after the step's 100 MB of
+        weights (backends/fed_back_loop.py). IREE's CPU target only."""
         if not self.bound_target.keeps_results:
-            raise UserError(f"run_fed_back runs on the llvm-cpu target, not '{self.target}'")
-        return self._main.fed_back(arrays, set(keep))
+            raise UserError(f"fed_back_loop runs on the llvm-cpu target, not '{self.target}'")
+        return self._main.fed_back_loop([array[0] if isinstance(array, tuple) else array for array in arrays],
+                                        dict(fed_back), list(read))
 
     def _run(self, flat: list, keep=frozenset()) -> list:
         arrays = [self._check(i, arg) for i, arg in enumerate(flat)]

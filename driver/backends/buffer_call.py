@@ -19,7 +19,7 @@ class BufferCall:
     def __init__(self, context: "iree.runtime.SystemContext", function: "iree.runtime.VmFunction", upload):
         self._invoke = context.vm_context.invoke
         self._function = function
-        self._upload = upload  # numpy array -> a buffer view of a copy in the device's memory
+        self.upload = upload  # numpy array -> a buffer view of a copy in the device's memory
         self.device = context.config.device
         self._dtypes = {}  # IREE's element type -> numpy dtype, looked up once each
 
@@ -30,13 +30,17 @@ class BufferCall:
         results, which IREE may write its results into."""
         arguments = iree.runtime.VmVariantList(len(arrays))
         for array in arrays:
-            arguments.push_ref(array if isinstance(array, iree.runtime.HalBufferView) else self._upload(array))
+            arguments.push_ref(array if isinstance(array, iree.runtime.HalBufferView) else self.upload(array))
         results = iree.runtime.VmVariantList(len(keep) + 1)
-        self._invoke(self._function, arguments, results)
-        return [self._kept(results.get_as_object(index, iree.runtime.HalBufferView)) if index in keep
+        self.invoke(arguments, results)
+        return [self.kept(results.get_as_object(index, iree.runtime.HalBufferView)) if index in keep
                 else self._result(results.get_variant(index)) for index in range(len(results))]
 
-    def _kept(self, view) -> tuple:
+    def invoke(self, arguments: "iree.runtime.VmVariantList", results: "iree.runtime.VmVariantList") -> None:
+        self._invoke(self._function, arguments, results)
+
+    def kept(self, view) -> tuple:
+        """A buffer view and its numpy dtype."""
         element_type = view.element_type
         dtype = self._dtypes.get(element_type)
         if dtype is None:

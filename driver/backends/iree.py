@@ -31,6 +31,7 @@ from ..failures import IreeCompileFailure, OutOfMemory
 from . import cpu_instructions, matmul_choice, matmul_library
 from . import parameters as external_parameters
 from .buffer_call import BufferCall
+from .fed_back_loop import FedBackLoop
 from .target import Target
 
 CPU_FLAGS = (
@@ -388,19 +389,13 @@ def host_function(vmfb: bytes, parameters=None, driver=None):
         return host_result(iree.runtime.DeviceArray(device, view, implicit_host_transfer=True, override_dtype=dtype),
                            owned=True)
 
-    def fed_back(arrays, keep) -> list:
-        """`call` without `_apart`'s check, for arrays and kept results that a checked call's
-        results feed back into the places they came from (Compiled.run_fed_back): those hold
-        no buffer twice. The results not kept come back as copies."""
-        try:
-            results = on_views(arrays, keep)
-        except RuntimeError as error:
-            raise _classified(error) from None
-        return [result if i in keep or not _is_buffer(result) else host_result(result, owned=True)
-                for i, result in enumerate(results)]
+    def fed_back_loop(arrays, fed_back, read_results) -> FedBackLoop:
+        """Calls on `arrays` and kept results whose state results feed back into the places
+        they came from, unchecked (Compiled.fed_back_loop): those hold no buffer twice."""
+        return FedBackLoop(on_views, arrays, fed_back, read_results)
 
     call.read = read
-    call.fed_back = fed_back
+    call.fed_back_loop = fed_back_loop
     call.executable = loaded_executable(context)
     return call
 

@@ -333,7 +333,7 @@ class Generator:
         """Up to `steps` tokens after `token` at position `start`, until `choice` is done (every
         sequence ended); `padding` gives each step's inputs of a padded batch. Where the target
         keeps results, the first step checks what it takes (`run_resident`), and each later one
-        takes the step before's caches back as they are (`run_fed_back`). `read`, unless
+        takes the step before's caches back as they are (`fed_back_loop`). `read`, unless
         None, is the list each step's logits are appended to."""
         tokens = []
         if steps == 0 or choice.done:
@@ -348,18 +348,20 @@ class Generator:
                                            *padding.token_at(position), *caches)
                 tokens.append(token)
             return tokens
-        views = [cache.take()[0] for cache in caches]
-        keep = self._kept(read)
+        loop = None
         for position in range(start + 1, start + steps):
             if choice.done:
                 break
             inputs = [token.numpy(), np.array(position, dtype=np.int64),
                       *(extra.numpy() for extra in padding.token_at(position))]
-            logits, argmax, *kept = decode.run_fed_back([*inputs, *views], keep)
-            logits = None if read is None else torch.from_numpy(logits)
+            if loop is None:
+                loop = decode.fed_back_loop([*inputs, *(cache.take() for cache in caches)],
+                                            fed_back={2 + i: len(inputs) + i for i in range(len(caches))},
+                                            read=[1] if read is None else [0, 1])
+            *logits, argmax = loop(inputs)
+            logits = None if read is None else torch.from_numpy(logits[0])
             if read is not None:
                 read.append(logits)
-            views = [view for view, _ in kept]
             token = choice.next(logits, torch.from_numpy(argmax))
             tokens.append(token)
         return tokens

@@ -5,6 +5,7 @@ import functools
 import re
 
 import language_models  # examples/language_models.py, on the path through conftest.py
+import numpy as np
 import pytest
 import torch
 from test_precision import BUDGETS, relative_error
@@ -368,6 +369,10 @@ def test_decode_step_updates_resident_caches_in_place():
     taken = [_address(cache) for cache in first[2:]]
     second = step.run_resident(torch.tensor([[6]]), torch.tensor(4), *first[2:], keep=range(2, 6))
     assert [_address(cache) for cache in second[2:]] == taken
+    loop = step.fed_back_loop([np.array([[7]]), np.array(5), *(cache.take() for cache in second[2:])],
+                              fed_back={2 + i: 2 + i for i in range(4)}, read=[1])
+    loop([np.array([[7]]), np.array(5)])
+    assert loop.in_place  # so each decode step of `generate` reuses one argument list
 
 
 def _address(resident) -> int:

@@ -40,20 +40,22 @@ def test_resident_state_gives_the_results_of_tensors():
 
 @pytest.mark.iree
 def test_kept_results_fed_back_give_the_results_of_tensors():
-    """`run_fed_back`: after one checked call, each call takes the last one's kept state
-    as IREE returned it (a generator's decode steps)."""
+    """`fed_back_loop`: after one checked call, each call takes the last one's state as
+    IREE returned it (a generator's decode steps). Decay's new state is a new value, not
+    an update of the old one in place: each call builds its arguments again."""
     compiled = compiled_decay()
     xs = [torch.randn(3, 8) for _ in range(5)]
     state = compiled.run_resident(xs[0], torch.zeros(3, 8), keep=[1])[1].take()
-    for x in xs[1:-1]:
-        total, state = compiled.run_fed_back([x.numpy(), state[0]], keep=[1])
-        assert isinstance(total, np.ndarray) and state[1] == np.float32
-    total, state = compiled.run_fed_back([xs[-1].numpy(), state[0]], keep=[])  # the last read out
+    loop = compiled.fed_back_loop([xs[1].numpy(), state], fed_back={1: 1}, read=[0])
+    for x in xs[1:]:
+        (total,) = loop([x.numpy()])
+        assert isinstance(total, np.ndarray)
     expected_state = torch.zeros(3, 8)
     for x in xs:
         expected_total, expected_state = compiled(x, expected_state)
     torch.testing.assert_close(torch.from_numpy(total), expected_total)
-    torch.testing.assert_close(torch.from_numpy(state), expected_state)
+    torch.testing.assert_close(Resident(loop.state()[0], compiled._main.read).tensor(), expected_state)
+    assert loop.in_place is False  # the path that builds the arguments at each call
 
 
 @pytest.mark.iree
@@ -104,8 +106,8 @@ def test_targets_that_do_not_keep_results_say_so():
     compiled = compiled_decay(target="mlir-cpu")
     with pytest.raises(mlc.UserError, match="run_resident runs on the llvm-cpu target, not 'mlir-cpu'"):
         compiled.run_resident(torch.randn(3, 8), torch.zeros(3, 8), keep=[1])
-    with pytest.raises(mlc.UserError, match="run_fed_back runs on the llvm-cpu target, not 'mlir-cpu'"):
-        compiled.run_fed_back([np.zeros((3, 8), np.float32), np.zeros((3, 8), np.float32)], keep=[1])
+    with pytest.raises(mlc.UserError, match="fed_back_loop runs on the llvm-cpu target, not 'mlir-cpu'"):
+        compiled.fed_back_loop([np.zeros((3, 8), np.float32), np.zeros((3, 8), np.float32)], {1: 1}, read=[0])
     _, resident = compiled_decay().run_resident(torch.randn(3, 8), torch.zeros(3, 8), keep=[1])
     with pytest.raises(mlc.UserError, match="input 1: a Resident goes to an executable for llvm-cpu, not 'mlir-cpu'"):
         compiled(torch.randn(3, 8), resident)
@@ -150,6 +152,23 @@ def test_a_resident_cache_written_step_by_step_gives_eager_results():
         expected_total, expected = CacheWrite()(row, torch.tensor([position]), expected)
         torch.testing.assert_close(total, expected_total)
     torch.testing.assert_close(resident.tensor(), expected)
+
+
+@pytest.mark.iree
+def test_a_cache_updated_in_place_keeps_one_argument_list():
+    """`fed_back_loop` on a cache IREE updates in place: the loop builds its arguments
+    once, writes each row and position into buffers it mapped, and gives eager's results."""
+    compiled = compiled_cache_write()
+    rows = [torch.randn(1, 8) for _ in range(6)]
+    cache = compiled.run_resident(rows[0], torch.tensor([0]), torch.zeros(6, 8), keep=[1])[1].take()
+    loop = compiled.fed_back_loop([rows[1].numpy(), np.array([1]), cache], fed_back={1: 2}, read=[0])
+    expected = CacheWrite()(rows[0], torch.tensor([0]), torch.zeros(6, 8))[1]
+    for position, row in enumerate(rows[1:], start=1):
+        (total,) = loop([row.numpy(), np.array([position])])
+        expected_total, expected = CacheWrite()(row, torch.tensor([position]), expected)
+        torch.testing.assert_close(torch.from_numpy(total), expected_total)
+    assert loop.in_place
+    torch.testing.assert_close(Resident(loop.state()[0], compiled._main.read).tensor(), expected)
 
 
 class Twice(torch.nn.Module):
