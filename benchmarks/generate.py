@@ -73,14 +73,20 @@ from compare import cpu, machine, print_grid  # noqa: E402
 ELEMENT_BYTES = {"f32": 4, "bf16": 2, "int8": 1}
 
 
-def read_bandwidths(gib: float = 1.0, repeats: int = 5) -> list[float]:
-    """Bytes per second each of `repeats` sums over a tensor larger than any cache reads, on every core.
-    The tensor lies in 2 MiB pages, as the plugin's packed weights do (native/packed_memory.h):
-    on 4 KiB pages the same sum read 10-40 % less (AMD EPYC), a limit mlc's decode
-    steps then beat."""
+@functools.cache
+def probe(gib: float) -> torch.Tensor:
+    """A tensor of `gib` GiB, larger than any cache, made once a run (filling 1 GiB takes
+    about 0.6 s, and each row reads the bandwidth twice). It lies in 2 MiB pages, as the
+    plugin's packed weights do (native/packed_memory.h): on 4 KiB pages the same sum read
+    10-40 % less (AMD EPYC), a limit mlc's decode steps then beat."""
     memory = mmap.mmap(-1, int(gib * 2**30), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     memory.madvise(mmap.MADV_HUGEPAGE)
-    data = torch.frombuffer(memory, dtype=torch.float32).fill_(1)
+    return torch.frombuffer(memory, dtype=torch.float32).fill_(1)  # the tensor holds the mapping
+
+
+def read_bandwidths(gib: float = 1.0, repeats: int = 5) -> list[float]:
+    """Bytes per second each of `repeats` sums over the probe's tensor reads, on every core."""
+    data = probe(gib)
     rates = []
     for _ in range(repeats):
         start = time.perf_counter()

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
-from conftest import assert_matches, compile_and_compare
+from conftest import assert_matches, cache_of_its_own, compile_and_compare
 from test_precision import BF16_BUDGET, cpu_flags, relative_error
 
 import mlc
@@ -328,7 +328,7 @@ np.save(sys.argv[1], np.asarray(mlc.compile(Attention(), (q, k, v), precision="b
     gemms = {}
     for name, limit in {"amx": {}, "below": {"MKL_ENABLE_INSTRUCTIONS": "AVX512_E3"}}.items():
         env = {key: value for key, value in os.environ.items() if key != "MKL_ENABLE_INSTRUCTIONS"}
-        env.update(limit, MKL_VERBOSE="1", MLC_CACHE_DIR=str(tmp_path / name))
+        env.update(limit, MKL_VERBOSE="1", MLC_CACHE_DIR=str(cache_of_its_own(tmp_path / name)))
         done = subprocess.run([sys.executable, "-c", script, str(tmp_path / f"{name}.npy")], capture_output=True,
                               text=True, env=env)
         assert done.returncode == 0, done.stderr[-2000:]

@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 import torch
-from conftest import assert_matches, compile_and_compare
+from conftest import assert_matches, cache_of_its_own, compile_and_compare
 
 import mlc
 from mlc.driver.backends import iree as iree_backend
@@ -778,7 +778,7 @@ print(sorted(set(matmul_choice.kernels(compiled.report["matmul library"]))),
     results, mkl_gemms = {}, {}
     for name, settings in runs.items():
         env = {key: value for key, value in os.environ.items() if key != "MLC_F32_KERNEL"}
-        env.update(settings, MLC_CACHE_DIR=str(tmp_path / name), MKL_VERBOSE="1")
+        env.update(settings, MLC_CACHE_DIR=str(cache_of_its_own(tmp_path / name)), MKL_VERBOSE="1")
         done = subprocess.run([sys.executable, "-c", script, str(tmp_path / f"{name}.npy"), precision, str(budget),
                                str(rows)], capture_output=True, text=True, env=env)
         assert done.returncode == 0, done.stderr[-2000:]
@@ -841,7 +841,7 @@ print(sorted({matmul_library.kernel_of(s) for s in compiled.report["matmul libra
         name = expected_kernel.replace(" ", "_")
         env = {key: value for key, value in os.environ.items()
                if key not in ("MKL_ENABLE_INSTRUCTIONS", "MLC_INT8_KERNEL")}
-        env.update(settings, MLC_CACHE_DIR=str(tmp_path / name))
+        env.update(settings, MLC_CACHE_DIR=str(cache_of_its_own(tmp_path / name)))
         done = subprocess.run([sys.executable, "-c", script, str(tmp_path / f"{name}.npy")], capture_output=True,
                               text=True, env=env)
         assert done.returncode == 0, done.stderr[-2000:]
@@ -870,7 +870,8 @@ with torch.no_grad():
 error = float((torch.as_tensor(compiled(x)) - expected).norm() / expected.norm())
 print(compiled.report["matmul library"]["library"], matmul_library.mkl_kernel("bf16"), 0 < error < 2e-2)
 """
-    env = {**os.environ, "MKL_ENABLE_INSTRUCTIONS": "AVX512_E3", "MLC_CACHE_DIR": str(tmp_path)}
+    env = {**os.environ, "MKL_ENABLE_INSTRUCTIONS": "AVX512_E3",
+           "MLC_CACHE_DIR": str(cache_of_its_own(tmp_path / "cache"))}
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     shapes, kernel, within = done.stdout.split("] ")[0] + "]", *done.stdout.split("] ")[1].split()
@@ -901,7 +902,7 @@ def test_bf16_rows_run_as_f32_where_the_cpu_has_no_bf16_instructions(tmp_path):
     results, names = {}, {}
     for held in ("", "mkl"):
         out = tmp_path / f"result{held}.npy"
-        env = {**os.environ, "MLC_BF16_KERNEL": held, "MLC_CACHE_DIR": str(tmp_path / "cache")}
+        env = {**os.environ, "MLC_BF16_KERNEL": held, "MLC_CACHE_DIR": str(cache_of_its_own(tmp_path / "cache"))}
         done = subprocess.run([sys.executable, "-c", f"OUT = {str(out)!r}" + BF16_ROWS_SCRIPT], capture_output=True,
                               text=True, env=env)
         assert done.returncode == 0, done.stderr[-2000:]
