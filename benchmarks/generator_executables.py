@@ -11,9 +11,9 @@ step's time per token.
 weight held once; `inside` keeps every weight inside each executable
 (`external_params=False`). Each setting runs in a process of its own with an empty
 executable cache of its own (holding only mlc's matmul plugin, built once), so that
-neither one's compiles nor its memory reach the other's. "first token" is the median of `--rounds` calls of `generate(prompt, 1)` per
-length, after one untimed call; "per token" the median of `--rounds` calls of
-`generate(prompt, 32)` from the shortest prompt. "PSS" is the process's proportional set
+neither one's compiles nor its memory reach the other's. "first token" is the median of
+`--rounds` calls of `generate(prompt, 1)` per length, after one untimed call; "per token"
+the median of `--rounds` calls of `generate(prompt, 32)` from the shortest prompt. "PSS" is the process's proportional set
 size after every executable was loaded and called: each page it maps counted once, however
 many mappings share it (the store's archives are mapped by each executable), while "RSS"
 counts a page once per mapping. Both count the model, torch and the compilers too: compare

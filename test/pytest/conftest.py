@@ -33,7 +33,6 @@ from mlc.driver.backends import matmul_library  # noqa: E402
 matmul_library.register()
 
 
-
 def cache_of_its_own(directory: Path) -> Path:
     """A new executable cache at `directory`, for a process whose settings (environment
     variables the cache's keys do not hold) must neither read nor leave executables or

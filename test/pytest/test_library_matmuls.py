@@ -256,6 +256,24 @@ def test_a_large_weight_is_timed_on_the_columns_that_fit(monkeypatch):
     assert choice["measured"] == {"128x768x50257": timed["128x768x10912"]}
 
 
+def test_a_shared_plugin_is_the_one_a_new_cache_would_build(tmp_path):
+    """share_plugin puts this process's plugin, under its build key's name, into a new
+    private cache: a process given that cache loads it instead of running gcc. A cache
+    directory others can write to gets nothing (it is not used at all)."""
+    if not matmul_library.available()[0]:
+        pytest.skip("mlc's matmul plugin cannot be built here")
+    built = matmul_library.plugin()
+    matmul_library.share_plugin(tmp_path / "new" / "cache")
+    shared = tmp_path / "new" / "cache" / "plugins" / built.name
+    assert shared.read_bytes() == built.read_bytes()
+    assert (tmp_path / "new" / "cache").stat().st_mode & 0o777 == 0o700
+    (tmp_path / "open").mkdir(mode=0o777)
+    (tmp_path / "open").chmod(0o777)
+    with pytest.warns(UserWarning, match="not private"):
+        matmul_library.share_plugin(tmp_path / "open")
+    assert not (tmp_path / "open" / "plugins").exists()
+
+
 @pytest.mark.iree
 def test_a_shape_is_measured_once_per_machine(tmp_path, monkeypatch):
     """The first compile times both kernels; the next reads the table on disk."""
