@@ -109,7 +109,7 @@ def plugin() -> Path:
     cache = ExecutableCache.default()
     if not cache.usable:  # a library loaded into the process must not sit where others can write
         raise Unavailable(f"its build directory {cache.directory} is not private to this user")
-    directory = cache.directory / "plugins"
+    directory = _plugins(cache)
     path = directory / f"libmlc_matmul-{_build_key(compiler, include, libraries)}.so"
     if path.exists():
         return path
@@ -135,8 +135,13 @@ def share_plugin(cache_directory: Path) -> None:
     if not cache.usable or not available()[0]:
         return
     built = plugin()
-    (cache.directory / "plugins").mkdir(mode=0o700, exist_ok=True)
-    shutil.copy2(built, cache.directory / "plugins" / built.name)
+    _plugins(cache).mkdir(mode=0o700, exist_ok=True)
+    shutil.copy2(built, _plugins(cache) / built.name)
+
+
+def _plugins(cache: ExecutableCache) -> Path:
+    """Where an executable cache keeps built plugins, one file per build key."""
+    return cache.directory / "plugins"
 
 
 def available() -> tuple[bool, str]:

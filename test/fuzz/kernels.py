@@ -19,10 +19,12 @@ magnitude at f32; at bf16 within 1 % plus twice the error of eager on the operan
 to bf16 (a sharp softmax magnifies that rounding); within the 5 % budget at int8.
 
 Each configuration runs in a process of its own, since the plugin reads its switches once:
-    mlc        mlc's own kernels (AMX for int8 where the CPU has it)
+    mlc        mlc's own kernels (AMX for int8 where the CPU has it; MLC_ATTENTION_KERNEL=own:
+               attention's f32 products of several rows too, measured faster or not)
     below-amx  MKL_ENABLE_INSTRUCTIONS=AVX512_E3: int8 on mlc's VNNI kernel, bf16 on MKL
     mkl        MLC_F32_KERNEL=mkl MLC_INT8_KERNEL=mkl MLC_BF16_KERNEL=mkl: MKL's GEMMs instead
-               (bf16 too where the CPU lacks AVX-512-BF16: "mlc" widens it to f32 there)
+               (bf16 too where the CPU lacks AVX-512-BF16: "mlc" widens it to f32 there),
+               attention's products too
 A finding prints the case, its seed and the command that repeats it; the exit status is
 the number of findings (at most 100).
 """
@@ -35,7 +37,7 @@ import subprocess
 import sys
 import time
 
-CONFIGURATIONS = {"mlc": {}, "below-amx": {"MKL_ENABLE_INSTRUCTIONS": "AVX512_E3"},
+CONFIGURATIONS = {"mlc": {"MLC_ATTENTION_KERNEL": "own"}, "below-amx": {"MKL_ENABLE_INSTRUCTIONS": "AVX512_E3"},
                   "mkl": {"MLC_F32_KERNEL": "mkl", "MLC_INT8_KERNEL": "mkl", "MLC_BF16_KERNEL": "mkl"}}
 F32_BUDGET = 1e-4
 BF16_FLOOR = 1e-2

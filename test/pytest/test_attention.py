@@ -337,6 +337,41 @@ np.save(sys.argv[1], np.asarray(mlc.compile(Attention(), (q, k, v), precision="b
     assert len(gemms["amx"]) == 2 * 4 and gemms["below"] == []  # two products of 4 heads
 
 
+SEVERAL_ROWS = ["scale", "causal", "197 keys"]  # CASES whose products are of several query rows
+
+
+@pytest.mark.parametrize("kernel", ["own", "mkl"])
+def test_both_kernels_of_several_rows_match_eager(kernel, tmp_path):
+    """A head's f32 products of several query rows run on mlc's AVX-512 kernel or on MKL's
+    sgemm, whichever the plugin measured faster for the shape (mlc_attention.h:
+    attention_on_own_kernel); MLC_ATTENTION_KERNEL takes one unmeasured. Each matches
+    eager, and MKL's log (MKL_VERBOSE) shows which ran: no sgemm on mlc's kernel, where
+    the CPU has AVX-512."""
+    script = """
+import sys, numpy as np, torch
+sys.path.insert(0, sys.argv[1])
+import mlc
+from test_attention import CASES, SEVERAL_ROWS
+for index, case in enumerate(SEVERAL_ROWS):
+    model, inputs = CASES[case]
+    np.save(f"{sys.argv[2]}/{index}.npy", np.asarray(mlc.compile(model, inputs)(*inputs)))
+"""
+    env = dict(os.environ, MLC_ATTENTION_KERNEL=kernel, MKL_VERBOSE="1",
+               MLC_CACHE_DIR=str(cache_of_its_own(tmp_path / "cache")))
+    done = subprocess.run([sys.executable, "-c", script, os.path.dirname(__file__), str(tmp_path)],
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for index, case in enumerate(SEVERAL_ROWS):
+        model, inputs = CASES[case]
+        with torch.no_grad():
+            assert_matches(torch.from_numpy(np.load(tmp_path / f"{index}.npy")), model(*inputs))
+    sgemms = [line for line in done.stdout.splitlines() if "SGEMM(" in line]
+    if kernel == "mkl" or "avx512f" not in cpu_flags():
+        assert sgemms  # two per head
+    else:
+        assert sgemms == []
+
+
 class FusedProjection(torch.nn.Module):
     """GPT-2's self-attention: one projection for q, k and v, split, heads moved to the
     front by transposes, causal SDPA, heads moved back."""

@@ -75,6 +75,18 @@ def test_generate_on_the_tiny_models():
     assert "memory read bandwidth (GB/s):" in table
 
 
+def test_step_against_probe_has_a_row_per_window():
+    table = run(BENCHMARKS / "step_against_probe.py", "--model", "gpt2-tiny", "--windows", "2", "--tokens", "4",
+                "--prompt", "4", "--markdown")
+    rows = [[cell.strip() for cell in line.split("|")[1:-1]] for line in table.splitlines()
+            if re.match(r"\| \d+ \|", line)]
+    assert [row[0] for row in rows] == ["1", "2"]
+    for row in rows:
+        assert all(re.fullmatch(r"\d+\.\d-\d+\.\d", row[i]) for i in (1, 4))  # the probe's slowest-fastest read
+        assert all(re.fullmatch(r"-?\d+\.\d+", row[i]) for i in (2, 3, 5))  # ms, GB/s, ratio (a tiny step: noise)
+    assert "gpt2-tiny f32: " in table and " MB a step" in table
+
+
 def test_generator_executables_has_a_row_per_setting():
     table = run(BENCHMARKS / "generator_executables.py", "--model", "gpt2-tiny", "--precision", "f32", "--lengths", "9",
                 "--capacity", "48", "--buckets", "powers-of-two", "--rounds", "1")

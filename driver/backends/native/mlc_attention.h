@@ -2,9 +2,11 @@
  * library (passes/lower_to_linalg/attention.py). Included by mlc_matmul.c.
  *
  * The dispatch calls it once for all its heads, which it shares among the plugin's
- * threads (team.h). For each head, MKL computes the scores [M, N] into a buffer of the
- * thread's own, the mask is added and each row's softmax taken there, and MKL multiplies
- * them by the value (a single query row: single_row_scores and single_row_output). The
+ * threads (team.h). For each head, MKL or mlc's AVX-512 kernel, whichever measured
+ * faster for the shape (attention_on_own_kernel), computes the scores [M, N] into a
+ * buffer of the thread's own, the mask is added and each row's softmax taken there, and
+ * the same kernel multiplies them by the value (a single query row: single_row_scores and
+ * single_row_output; at bf16, gemm_bf16.h or MKL's bf16 GEMM on AMX). The
  * scores never leave the cache, where as steps they went through memory three times
  * (four dispatches).
  *
@@ -15,6 +17,7 @@
  * vector_math.h's, built for each vector width (softmax_row.h, VECTOR_ROW_FUNCTIONS). */
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -22,7 +25,9 @@
 #include "attention_row_avx2.h"
 #include "gemm_bf16.h"
 #include "round_up.h"
+#include "sgemm_avx512.h"
 #include "softmax_row.h"
+#include "team.h"
 #include "vector_math.h"
 
 typedef struct {
@@ -62,8 +67,9 @@ static const float* view_rows(const float* base, size_t offset, const mlc_attent
 enum { ATTENTION_HAS_MASK = 1, ATTENTION_ZERO_MASKED_ROWS = 2, ATTENTION_BF16_PRODUCTS = 4, ATTENTION_ZERO_MASKED_TAIL = 8 };
 
 /* A buffer of the calling thread's that grows as needed: slot 0 holds a head's scores,
- * 1 and 2 the bf16 operands of its products (gemm_bf16.h). */
-enum { ATTENTION_SCORES, ATTENTION_ROWS_BF16, ATTENTION_PACKED_BF16, ATTENTION_BUFFERS };
+ * 1 the bf16 rows of its products (gemm_bf16.h), 2 the packed operand of a product (bf16
+ * pairs, or f32 panels of sgemm_avx512.h). */
+enum { ATTENTION_SCORES, ATTENTION_ROWS_BF16, ATTENTION_PACKED, ATTENTION_BUFFERS };
 
 static void* attention_buffer(int slot, size_t bytes) {
   static __thread void* buffers[ATTENTION_BUFFERS];
@@ -104,7 +110,7 @@ static int amx_bf16_product(const float* a, size_t lda, const float* b, size_t l
   const size_t a_words = 2 * gemm_bf16_pairs(k), b_rows = b_transposed ? n : k, b_columns = b_transposed ? k : n;
   const size_t b_words = 2 * gemm_bf16_pairs(b_columns);
   uint16_t* a16 = (uint16_t*)attention_buffer(ATTENTION_ROWS_BF16, m * a_words * 2);
-  uint16_t* b16 = (uint16_t*)attention_buffer(ATTENTION_PACKED_BF16, b_rows * b_words * 2);
+  uint16_t* b16 = (uint16_t*)attention_buffer(ATTENTION_PACKED, b_rows * b_words * 2);
   if (!a16 || !b16) return 1;
   gemm_bf16_rows(a, lda, m, k, a16);
   gemm_bf16_rows(b, ldb, b_rows, b_columns, b16);
@@ -119,7 +125,7 @@ static int bf16_scores(const float* q, size_t q_stride, const float* k, size_t k
                        size_t d, float scale, float* scores) {
   if (attention_on_amx()) return amx_bf16_product(q, q_stride, k, k_stride, 1, m, n, d, scale, scores, n);
   uint16_t* rows = (uint16_t*)attention_buffer(ATTENTION_ROWS_BF16, m * gemm_bf16_pairs(d) * 4);
-  uint32_t* packed = (uint32_t*)attention_buffer(ATTENTION_PACKED_BF16, gemm_bf16_packed_words(n, d) * 4);
+  uint32_t* packed = (uint32_t*)attention_buffer(ATTENTION_PACKED, gemm_bf16_packed_words(n, d) * 4);
   if (!rows || !packed) return 1;
   gemm_bf16_rows(q, q_stride, m, d, rows);
   gemm_bf16_pack_transposed(k, k_stride, n, d, packed);
@@ -132,11 +138,33 @@ static int bf16_output(const float* weights, size_t m, size_t n, const float* v,
                        float* out, size_t out_stride) {
   if (attention_on_amx()) return amx_bf16_product(weights, n, v, v_stride, 0, m, dv, n, 1.0f, out, out_stride);
   uint16_t* rows = (uint16_t*)attention_buffer(ATTENTION_ROWS_BF16, m * gemm_bf16_pairs(n) * 4);
-  uint32_t* packed = (uint32_t*)attention_buffer(ATTENTION_PACKED_BF16, gemm_bf16_packed_words(dv, n) * 4);
+  uint32_t* packed = (uint32_t*)attention_buffer(ATTENTION_PACKED, gemm_bf16_packed_words(dv, n) * 4);
   if (!rows || !packed) return 1;
   gemm_bf16_rows(weights, n, m, n, rows);
   gemm_bf16_pack(v, v_stride, dv, n, packed);
   gemm_bf16(rows, 2 * gemm_bf16_pairs(n), m, packed, dv, n, 1.0f, out, out_stride);
+  return 0;
+}
+
+/* The f32 scores (m x n) on mlc's own AVX-512 kernel: q k^T, the keys packed at the call
+ * (the caller scales them). */
+static int own_scores(const float* q, size_t q_stride, const float* k, size_t k_stride, size_t m, size_t n,
+                      size_t d, float* scores) {
+  float* packed = (float*)attention_buffer(ATTENTION_PACKED, sgemm_avx512_packed_bytes(n, d));
+  if (!packed) return 1;
+  sgemm_avx512_pack_transposed(k, k_stride, n, d, packed);
+  sgemm_avx512(q, q_stride, m, packed, n, d, scores, n);
+  return 0;
+}
+
+/* The f32 output (m x dv) on mlc's own AVX-512 kernel: the weights (m x n) times v, v
+ * packed at the call. */
+static int own_output(const float* weights, size_t m, size_t n, const float* v, size_t v_stride, size_t dv,
+                      float* out, size_t out_stride) {
+  float* packed = (float*)attention_buffer(ATTENTION_PACKED, sgemm_avx512_packed_bytes(dv, n));
+  if (!packed) return 1;
+  sgemm_avx512_pack(v, v_stride, dv, n, packed);
+  sgemm_avx512(weights, n, m, packed, dv, n, out, out_stride);
   return 0;
 }
 
@@ -295,8 +323,112 @@ static void finish_row(const mlc_attention_params_t* p, float* row, size_t read,
   }
 }
 
-/* Head `head` of the call: its rows of the output are head * m onwards. */
-static int attention_head(const mlc_attention_params_t* p, size_t head) {
+/* Whether a head's two f32 products of several query rows run on mlc's own AVX-512 kernel
+ * (own_scores, own_output) or on MKL's sgemm: measured once per shape in the process, on
+ * scratch operands of that shape before its first call computes anything, so that every
+ * call of a shape takes the same kernel. MKL runs its AVX2 code on AMD's CPUs: on a Zen 4
+ * (AVX-512 on 256-bit units) mlc's kernel tied with it (BERT-base's 12 heads, one thread,
+ * C harness: 613-616 us against 627-644; ViT-B/16's 1856-1935 against 1755-1847), on a
+ * Zen 5 (512-bit units) it took 250-264 us against 538-627, ViT-B/16's 638-686 against
+ * 1327-1434. Own kernel where the CPU runs it and it is at least ATTENTION_OWN_MARGIN faster;
+ * not under MLC_F32_KERNEL=mkl. MLC_ATTENTION_KERNEL=own or =mkl takes that kernel
+ * unmeasured (own only where the CPU runs it): a test runs each against torch. */
+enum { ATTENTION_SHAPES = 64, ATTENTION_TRIALS = 5 };
+#define ATTENTION_OWN_MARGIN 0.9
+
+static int f32_on_mkl(void); /* mlc_matmul.c */
+
+typedef struct {
+  size_t m, n, d, dv; /* m 0: free slot */
+  int own;
+} attention_choice_t;
+
+static attention_choice_t attention_choices[ATTENTION_SHAPES];
+static pthread_mutex_t attention_choice_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Seconds of one head's two products on scratch operands, one way (own: mlc's kernel). */
+static double scratch_head_seconds(int own, const float* q, const float* k, const float* v, float* scores, float* out,
+                                   size_t m, size_t n, size_t d, size_t dv) {
+  const uint64_t start = now_ns();
+  if (own) {
+    if (own_scores(q, d, k, d, m, n, d, scores) || own_output(scores, m, n, v, dv, dv, out, dv)) return INFINITY;
+  } else {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (MKL_INT)m, (MKL_INT)n, (MKL_INT)d, 1.0f, q, (MKL_INT)d, k,
+                (MKL_INT)d, 0.0f, scores, (MKL_INT)n);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (MKL_INT)m, (MKL_INT)dv, (MKL_INT)n, 1.0f, scores,
+                (MKL_INT)n, v, (MKL_INT)dv, 0.0f, out, (MKL_INT)dv);
+  }
+  return (double)(now_ns() - start) * 1e-9;
+}
+
+/* Times both ways, alternated ATTENTION_TRIALS times after a first call of each: whether
+ * mlc's kernel won by the margin (the fastest call of each). 0 where memory runs out. */
+static int own_kernel_measured_faster(size_t m, size_t n, size_t d, size_t dv) {
+  float* q = malloc(m * d * sizeof(float));
+  float* k = malloc(n * d * sizeof(float));
+  float* v = malloc(n * dv * sizeof(float));
+  float* scores = malloc(m * n * sizeof(float));
+  float* out = malloc(m * dv * sizeof(float));
+  int own = 0;
+  if (q && k && v && scores && out) {
+    for (size_t i = 0; i < m * d; ++i) q[i] = (float)(i % 7) * 0.125f;
+    for (size_t i = 0; i < n * d; ++i) k[i] = (float)(i % 5) * 0.25f;
+    for (size_t i = 0; i < n * dv; ++i) v[i] = (float)(i % 3) * 0.5f;
+    double fastest[2] = {INFINITY, INFINITY};
+    for (int trial = 0; trial <= ATTENTION_TRIALS; ++trial)
+      for (int way = 0; way < 2; ++way) {
+        const double seconds = scratch_head_seconds(way, q, k, v, scores, out, m, n, d, dv);
+        if (trial > 0 && seconds < fastest[way]) fastest[way] = seconds;
+      }
+    own = fastest[1] <= ATTENTION_OWN_MARGIN * fastest[0];
+  }
+  free(q);
+  free(k);
+  free(v);
+  free(scores);
+  free(out);
+  return own;
+}
+
+/* MLC_ATTENTION_KERNEL: 1 "own", 0 "mkl", -1 unset (measured). Asked once. */
+static int attention_kernel_forced(void) {
+  static _Atomic int forced = -2;
+  int known = atomic_load(&forced);
+  if (known == -2) {
+    const char* set = getenv("MLC_ATTENTION_KERNEL");
+    known = set == NULL ? -1 : strcmp(set, "own") == 0 ? 1 : strcmp(set, "mkl") == 0 ? 0 : -1;
+    atomic_store(&forced, known);
+  }
+  return known;
+}
+
+/* Whether the call's f32 products of several rows run on mlc's kernel (see above). Asked
+ * by the calling thread before the heads are shared out. */
+static int attention_on_own_kernel(const mlc_attention_params_t* p) {
+  const int bf16 = (p->flags & ATTENTION_BF16_PRODUCTS) && gemm_bf16_available();
+  if (p->m <= 1 || p->n == 0 || p->d == 0 || p->dv == 0 || bf16 || !sgemm_avx512_available() || f32_on_mkl())
+    return 0;
+  if (attention_kernel_forced() >= 0) return attention_kernel_forced();
+  pthread_mutex_lock(&attention_choice_lock);
+  attention_choice_t* slot = NULL;
+  for (size_t i = 0; i < ATTENTION_SHAPES && !slot; ++i) {
+    attention_choice_t* c = &attention_choices[i];
+    if (c->m == 0 || (c->m == p->m && c->n == p->n && c->d == p->d && c->dv == p->dv)) slot = c;
+  }
+  int own = 0;
+  if (slot && slot->m != 0) {
+    own = slot->own;
+  } else {
+    own = own_kernel_measured_faster(p->m, p->n, p->d, p->dv);  /* a full table: measured, not kept */
+    if (slot) *slot = (attention_choice_t){p->m, p->n, p->d, p->dv, own};
+  }
+  pthread_mutex_unlock(&attention_choice_lock);
+  return own;
+}
+
+/* Head `head` of the call: its rows of the output are head * m onwards; `own`: its f32
+ * products of several rows on mlc's kernel (attention_on_own_kernel). */
+static int attention_head(const mlc_attention_params_t* p, size_t head, int own) {
   const size_t m = p->m;
   float scale;
   const uint32_t scale_bits = (uint32_t)p->scale_bits;
@@ -310,6 +442,7 @@ static int attention_head(const mlc_attention_params_t* p, size_t head) {
   float* scores = (float*)attention_buffer(ATTENTION_SCORES, m * n * sizeof(float));
   if (!scores) return 1;
   const int bf16 = m > 1 && p->d > 0 && (p->flags & ATTENTION_BF16_PRODUCTS) && gemm_bf16_available();
+  own = own && m > 1 && !bf16;
   const float* q = view_rows(p->q, p->q_offset, &p->views[0], head);
   const float* k = view_rows(p->k, p->k_offset, &p->views[1], head);
   const float* v = view_rows(p->v, p->v_offset, &p->views[2], head);
@@ -320,11 +453,15 @@ static int attention_head(const mlc_attention_params_t* p, size_t head) {
     single_row_scores(q, k, p->views[1].row_stride, n, p->d, scale, scores);
   else if (bf16 && n > 0) {
     if (bf16_scores(q, q_stride, k, p->views[1].row_stride, m, n, p->d, scale, scores)) return 1;
+  } else if (own && n > 0) {
+    if (own_scores(q, q_stride, k, p->views[1].row_stride, m, n, p->d, scores)) return 1;
   } else if (n > 0)
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (MKL_INT)m, (MKL_INT)n, (MKL_INT)p->d, scale, q,
                 (MKL_INT)q_stride, k, (MKL_INT)p->views[1].row_stride, 0.0f, scores, (MKL_INT)n);
   for (size_t i = 0; i < m; ++i) {
     float* row = scores + i * n;
+    if (own)  /* as MKL's alpha scales each product */
+      for (size_t j = 0; j < n; ++j) row[j] *= scale;
     const float* mask_row = mask + i * p->mask_row_stride;
     if (p->flags & ATTENTION_HAS_MASK)
       for (size_t j = 0; j < n; ++j) row[j] += mask_row[j * p->mask_column_stride];
@@ -340,6 +477,8 @@ static int attention_head(const mlc_attention_params_t* p, size_t head) {
     single_row_output(scores, v, p->views[2].row_stride, n, p->dv, out);
   else if (bf16)
     return bf16_output(scores, m, n, v, p->views[2].row_stride, p->dv, out, out_stride);
+  else if (own)
+    return own_output(scores, m, n, v, p->views[2].row_stride, p->dv, out, out_stride);
   else
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (MKL_INT)m, (MKL_INT)p->dv, (MKL_INT)n, 1.0f, scores,
                 (MKL_INT)n, v, (MKL_INT)p->views[2].row_stride, 0.0f, out, (MKL_INT)out_stride);
@@ -348,6 +487,7 @@ static int attention_head(const mlc_attention_params_t* p, size_t head) {
 
 typedef struct {
   const mlc_attention_params_t* params;
+  int own;
   _Atomic int failed;
 } attention_job_t;
 
@@ -355,14 +495,15 @@ typedef struct {
 static void attention_part(void* job_ptr, size_t part, size_t parts) {
   (void)parts;
   attention_job_t* job = (attention_job_t*)job_ptr;
-  if (attention_head(job->params, part)) atomic_store(&job->failed, 1);
+  if (attention_head(job->params, part, job->own)) atomic_store(&job->failed, 1);
 }
 
 /* All heads of an mlc.attention, shared among the plugin's threads (team.h). */
 static int mlc_attention(void* params_ptr, void* context, void* reserved) {
   (void)context;
   (void)reserved;
-  attention_job_t job = {(const mlc_attention_params_t*)params_ptr, 0};
+  const mlc_attention_params_t* p = (const mlc_attention_params_t*)params_ptr;
+  attention_job_t job = {p, attention_on_own_kernel(p), 0};
   team_run(attention_part, &job, job.params->heads);
   return atomic_load(&job.failed);
 }

@@ -15,6 +15,9 @@
  * tens of microseconds on these machines. After fork(), the child starts helpers of
  * its own. */
 
+#ifndef MLC_TEAM_H_
+#define MLC_TEAM_H_
+
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -240,3 +243,5 @@ static void team_run(team_part_fn fn, void* job, size_t parts) {
   }
   for (size_t part = 0; part < parts; ++part) fn(job, part, parts);
 }
+
+#endif  /* MLC_TEAM_H_ */
