@@ -330,10 +330,12 @@ static void finish_row(const mlc_attention_params_t* p, float* row, size_t read,
  * (AVX-512 on 256-bit units) mlc's kernel tied with it (BERT-base's 12 heads, one thread,
  * C harness: 613-616 us against 627-644; ViT-B/16's 1856-1935 against 1755-1847), on a
  * Zen 5 (512-bit units) it took 250-264 us against 538-627, ViT-B/16's 638-686 against
- * 1327-1434. Own kernel where the CPU runs it and it is at least ATTENTION_OWN_MARGIN faster;
+ * 1327-1434. Own kernel where the CPU runs it and it is at least ATTENTION_OWN_MARGIN faster,
+ * timed on at most ATTENTION_MEASURED_ROWS query rows (each kernel's time grows with the
+ * rows alike; all 8192 rows of a prefill, d 64, would take about 1.4 s at the rates above);
  * not under MLC_F32_KERNEL=mkl. MLC_ATTENTION_KERNEL=own or =mkl takes that kernel
  * unmeasured (own only where the CPU runs it): a test runs each against torch. */
-enum { ATTENTION_SHAPES = 64, ATTENTION_TRIALS = 5 };
+enum { ATTENTION_SHAPES = 64, ATTENTION_TRIALS = 5, ATTENTION_MEASURED_ROWS = 256 };
 #define ATTENTION_OWN_MARGIN 0.9
 
 static int f32_on_mkl(void); /* mlc_matmul.c */
@@ -409,6 +411,7 @@ static int attention_on_own_kernel(const mlc_attention_params_t* p) {
   if (p->m <= 1 || p->n == 0 || p->d == 0 || p->dv == 0 || bf16 || !sgemm_avx512_available() || f32_on_mkl())
     return 0;
   if (attention_kernel_forced() >= 0) return attention_kernel_forced();
+  const size_t measured_rows = p->m < ATTENTION_MEASURED_ROWS ? p->m : ATTENTION_MEASURED_ROWS;
   pthread_mutex_lock(&attention_choice_lock);
   attention_choice_t* slot = NULL;
   for (size_t i = 0; i < ATTENTION_SHAPES && !slot; ++i) {
@@ -419,7 +422,7 @@ static int attention_on_own_kernel(const mlc_attention_params_t* p) {
   if (slot && slot->m != 0) {
     own = slot->own;
   } else {
-    own = own_kernel_measured_faster(p->m, p->n, p->d, p->dv);  /* a full table: measured, not kept */
+    own = own_kernel_measured_faster(measured_rows, p->n, p->d, p->dv);  /* a full table: measured, not kept */
     if (slot) *slot = (attention_choice_t){p->m, p->n, p->d, p->dv, own};
   }
   pthread_mutex_unlock(&attention_choice_lock);
