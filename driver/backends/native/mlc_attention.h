@@ -146,6 +146,20 @@ static int bf16_output(const float* weights, size_t m, size_t n, const float* v,
   return 0;
 }
 
+/* The f32 scores (m x n) on MKL's sgemm: scale * (q k^T). */
+static void mkl_scores(const float* q, size_t q_stride, const float* k, size_t k_stride, size_t m, size_t n, size_t d,
+                       float scale, float* scores) {
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (MKL_INT)m, (MKL_INT)n, (MKL_INT)d, scale, q, (MKL_INT)q_stride,
+              k, (MKL_INT)k_stride, 0.0f, scores, (MKL_INT)n);
+}
+
+/* The f32 output (m x dv) on MKL's sgemm: the weights (m x n) times v. */
+static void mkl_output(const float* weights, size_t m, size_t n, const float* v, size_t v_stride, size_t dv, float* out,
+                       size_t out_stride) {
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (MKL_INT)m, (MKL_INT)dv, (MKL_INT)n, 1.0f, weights,
+              (MKL_INT)n, v, (MKL_INT)v_stride, 0.0f, out, (MKL_INT)out_stride);
+}
+
 /* The f32 scores (m x n) on mlc's own AVX-512 kernel: q k^T, the keys packed at the call
  * (the caller scales them). */
 static int own_scores(const float* q, size_t q_stride, const float* k, size_t k_stride, size_t m, size_t n,
@@ -355,10 +369,8 @@ static double scratch_head_seconds(int own, const float* q, const float* k, cons
   if (own) {
     if (own_scores(q, d, k, d, m, n, d, scores) || own_output(scores, m, n, v, dv, dv, out, dv)) return INFINITY;
   } else {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (MKL_INT)m, (MKL_INT)n, (MKL_INT)d, 1.0f, q, (MKL_INT)d, k,
-                (MKL_INT)d, 0.0f, scores, (MKL_INT)n);
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (MKL_INT)m, (MKL_INT)dv, (MKL_INT)n, 1.0f, scores,
-                (MKL_INT)n, v, (MKL_INT)dv, 0.0f, out, (MKL_INT)dv);
+    mkl_scores(q, d, k, d, m, n, d, 1.0f, scores);
+    mkl_output(scores, m, n, v, dv, dv, out, dv);
   }
   return (double)(now_ns() - start) * 1e-9;
 }
@@ -459,8 +471,7 @@ static int attention_head(const mlc_attention_params_t* p, size_t head, int own)
   } else if (own && n > 0) {
     if (own_scores(q, q_stride, k, p->views[1].row_stride, m, n, p->d, scores)) return 1;
   } else if (n > 0)
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (MKL_INT)m, (MKL_INT)n, (MKL_INT)p->d, scale, q,
-                (MKL_INT)q_stride, k, (MKL_INT)p->views[1].row_stride, 0.0f, scores, (MKL_INT)n);
+    mkl_scores(q, q_stride, k, p->views[1].row_stride, m, n, p->d, scale, scores);
   for (size_t i = 0; i < m; ++i) {
     float* row = scores + i * n;
     if (own)  /* as MKL's alpha scales each product */
@@ -483,8 +494,7 @@ static int attention_head(const mlc_attention_params_t* p, size_t head, int own)
   else if (own)
     return own_output(scores, m, n, v, p->views[2].row_stride, p->dv, out, out_stride);
   else
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (MKL_INT)m, (MKL_INT)p->dv, (MKL_INT)n, 1.0f, scores,
-                (MKL_INT)n, v, (MKL_INT)p->views[2].row_stride, 0.0f, out, (MKL_INT)out_stride);
+    mkl_output(scores, m, n, v, p->views[2].row_stride, p->dv, out, out_stride);
   return 0;
 }
 
