@@ -39,7 +39,8 @@ enum { TEAM_MAX_HELPERS = 63, TEAM_SPIN_NS = 1000000 };
 typedef void (*team_part_fn)(void* job, size_t part, size_t parts);
 
 typedef struct {
-  _Atomic uint32_t go; /* bumped by the caller for each call this helper may join */
+  _Atomic uint32_t go;     /* bumped by the caller for each call this helper may join */
+  _Atomic uint32_t asleep; /* set while the helper sleeps on `go`: only then is it woken */
 } __attribute__((aligned(64))) team_helper_t;
 
 /* A call's parts are taken one at a time, by whoever comes first: a helper that wakes
@@ -60,6 +61,7 @@ static struct {
   _Atomic int from_worker; /* the current call came from one of IREE's task workers */
   _Atomic uint64_t ticket __attribute__((aligned(64))); /* call << 32 | next part */
   _Atomic uint32_t finished __attribute__((aligned(64))); /* parts done in this call */
+  _Atomic uint32_t caller_asleep; /* set while the caller sleeps on `finished` */
   team_helper_t helper[TEAM_MAX_HELPERS];
 } team = {.use = PTHREAD_MUTEX_INITIALIZER};
 
@@ -71,6 +73,17 @@ static void futex_wake(_Atomic uint32_t* word) {
   syscall(SYS_futex, (uint32_t*)word, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
 }
 
+/* Wakes the thread that sleeps on `word` after a change to it, if it sleeps (`asleep`):
+ * a thread that still waits awake sees the change itself, and the system call cost
+ * each call of the plugin about a microsecond twice over (BERT-base int8: 156 calls a
+ * forward). The change and the read of `asleep` are sequentially consistent, as are the
+ * waiter's setting of `asleep` and its next read of the word (wait_change), so either
+ * the waiter sees the change or the waker sees it asleep; futex_wait itself returns at
+ * once when the word has already changed. */
+static void wake_if_asleep(_Atomic uint32_t* word, _Atomic uint32_t* asleep) {
+  if (atomic_load_explicit(asleep, memory_order_seq_cst)) futex_wake(word);
+}
+
 static uint64_t now_ns(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -78,8 +91,8 @@ static uint64_t now_ns(void) {
 }
 
 /* Waits until *word differs from `value`: awake for `awake_ns` (yielding the CPU to
- * any thread that wants it), then asleep. */
-static uint32_t wait_change(_Atomic uint32_t* word, uint32_t value, uint64_t awake_ns) {
+ * any thread that wants it), then asleep, with `asleep` set (wake_if_asleep). */
+static uint32_t wait_change(_Atomic uint32_t* word, uint32_t value, uint64_t awake_ns, _Atomic uint32_t* asleep) {
   uint32_t seen;
   const uint64_t until = now_ns() + awake_ns;
   for (unsigned i = 0; (seen = atomic_load_explicit(word, memory_order_acquire)) == value; ++i) {
@@ -89,13 +102,17 @@ static uint32_t wait_change(_Atomic uint32_t* word, uint32_t value, uint64_t awa
     }
     __builtin_ia32_pause();
   }
-  while ((seen = atomic_load_explicit(word, memory_order_acquire)) == value) futex_wait(word, value);
+  if (seen != value) return seen;
+  atomic_store_explicit(asleep, 1, memory_order_seq_cst);
+  while ((seen = atomic_load_explicit(word, memory_order_seq_cst)) == value) futex_wait(word, value);
+  atomic_store_explicit(asleep, 0, memory_order_relaxed);
   return seen;
 }
 
 /* One part finished: the last wakes the caller. */
 static void team_finished(size_t parts) {
-  if (atomic_fetch_add_explicit(&team.finished, 1, memory_order_acq_rel) + 1 == parts) futex_wake(&team.finished);
+  if (atomic_fetch_add_explicit(&team.finished, 1, memory_order_seq_cst) + 1 == parts)
+    wake_if_asleep(&team.finished, &team.caller_asleep);
 }
 
 /* Takes and runs parts of the current call until none is left. */
@@ -122,7 +139,8 @@ static void* team_helper(void* arg) {
   for (;;) {
     /* After a call from one of IREE's task workers the helper sleeps at once: IREE's next
      * dispatch wants its core for the other worker. */
-    seen = wait_change(&self->go, seen, atomic_load_explicit(&team.from_worker, memory_order_relaxed) ? 0 : TEAM_SPIN_NS);
+    seen = wait_change(&self->go, seen, atomic_load_explicit(&team.from_worker, memory_order_relaxed) ? 0 : TEAM_SPIN_NS,
+                       &self->asleep);
     if (atomic_load(&team.stop)) return NULL;
     team_help();
   }
@@ -133,7 +151,8 @@ static void team_forget(void) { /* in a child after fork(): no helpers run there
   pthread_mutex_init(&team.use, NULL);
   team.helpers = 0;
   atomic_store(&team.started, 0);
-  for (size_t i = 0; i < TEAM_MAX_HELPERS; ++i) atomic_store(&team.helper[i].go, 0);
+  for (size_t i = 0; i < TEAM_MAX_HELPERS; ++i) atomic_store(&team.helper[i].go, 0), atomic_store(&team.helper[i].asleep, 0);
+  atomic_store(&team.caller_asleep, 0);
 }
 
 /* One helper per CPU of the process's affinity mask but the caller's; MLC_PLUGIN_THREADS
@@ -228,8 +247,8 @@ static void team_run(team_part_fn fn, void* job, size_t parts) {
     atomic_store_explicit(&team.ticket, call, memory_order_release);
     const size_t wake = parts - 1 < team.helpers ? parts - 1 : team.helpers;
     for (size_t i = 0; i < wake; ++i) {
-      atomic_fetch_add_explicit(&team.helper[i].go, 1, memory_order_release);
-      futex_wake(&team.helper[i].go);
+      atomic_fetch_add_explicit(&team.helper[i].go, 1, memory_order_seq_cst);
+      wake_if_asleep(&team.helper[i].go, &team.helper[i].asleep);
     }
     for (uint64_t ticket; (uint32_t)(ticket = atomic_fetch_add_explicit(&team.ticket, 1, memory_order_acq_rel)) < parts;) {
       fn(job, (uint32_t)ticket, parts);
@@ -237,7 +256,7 @@ static void team_run(team_part_fn fn, void* job, size_t parts) {
     }
     uint32_t finished;
     while ((finished = atomic_load_explicit(&team.finished, memory_order_acquire)) != parts)
-      wait_change(&team.finished, finished, 1000000);
+      wait_change(&team.finished, finished, 1000000, &team.caller_asleep);
     pthread_mutex_unlock(&team.use);
     return;
   }
