@@ -145,7 +145,8 @@ class Pipeline:
         the weights, or last where the pipeline folds nothing; "int8": mlc-quantize-int8
         after the last constant folding, which makes the weights constants, and before
         the fusion, after mlc-merge-sibling-matmuls: a merged single row runs whole on
-        the plugin's int8 row kernel, where at f32 and bf16 its new shape is
+        the plugin's int8 row kernel, and merged prompt rows are quantized once for
+        their siblings, where at f32 and bf16 its new shape is
         matmul_choice's to place, which measured Llama's merged bf16 gate and up on
         IREE's kernel within its margin, 8.52 against 7.45 ms per token unmerged)."""
         if precision not in PRECISIONS:

@@ -9,12 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import architectures  # examples/architectures.py, on the path through conftest.py
 import pytest
 import torch
 
 import mlc
 import models  # examples/models.py, on the path through conftest.py
 from mlc.driver.backends import cpu_instructions
+from mlc.passes.merge_sibling_matmuls import MergeSiblingMatmuls
 
 # The budget: the relative error (L2 norm of the difference over the L2 norm of eager's
 # f32 result) of each output. bf16 keeps 8 bits of mantissa (relative rounding 2^-9) per
@@ -34,6 +36,24 @@ BUDGETS = {
     "bf16": (BF16_BUDGET, "mlc-reduce-precision", "matmuls in bf16, accumulated in f32"),
     "int8": (INT8_BUDGET, "mlc-quantize-int8", "matmuls in int8"),
 }
+
+
+@pytest.mark.iree
+def test_int8_merges_a_prompts_query_key_value_with_their_biases(monkeypatch):
+    """mlc-merge-sibling-matmuls at int8 on a prompt's rows: each DistilBERT layer's q, k
+    and v become one product, their biases one add that the plugin's epilogue takes, and
+    the attention reads its slices in place. Each column is the same sum, so the result
+    is the unmerged one's to the bit, in fewer dispatches."""
+    model, inputs = architectures.FACTORIES["distilbert"]()
+    merged = mlc.compile(model, inputs, precision="int8")
+    layers = model.config.n_layers
+    assert merged.report.pass_statistics("mlc-merge-sibling-matmuls") == {
+        "matmuls merged": 3 * layers, "merged matmuls": layers, "bias adds merged": 3 * layers}
+    monkeypatch.setattr(MergeSiblingMatmuls, "run", lambda self, module: None)
+    separate = mlc.compile(model, inputs, precision="int8")
+    assert merged.report["dispatches"] < separate.report["dispatches"]
+    expected = architectures.first_tensor(separate(*inputs))
+    torch.testing.assert_close(architectures.first_tensor(merged(*inputs)), expected, rtol=0, atol=0)
 
 
 @pytest.mark.iree
