@@ -159,7 +159,9 @@ def narrowed_eager(model, precision: str):
         if isinstance(module, torch.nn.Embedding) or weight is None or weight.dim() != 2:
             continue
         depth = 0 if type(module).__name__ == "Conv1D" else 1  # GPT-2's Conv1D keeps [in, out]
-        weight.data = _int8_rounded(weight.data, depth)
+        # A parameter of its own: an LM head tied to the input embedding rounds its copy,
+        # as mlc-quantize-int8 does, and leaves the embedding's rows as they are.
+        module.weight = torch.nn.Parameter(_int8_rounded(weight.data, depth), requires_grad=False)
         module.register_forward_pre_hook(lambda _, inputs: (_int8_rounded(inputs[0], -1), *inputs[1:]))
     return lambda ids, mask: rounded(ids, **eager_inputs(mask)).logits
 
