@@ -323,11 +323,13 @@ static int all_finite(const float* x, size_t count, int as_bf16) {
   return 1;
 }
 
-/* The softmax of a row of scores (the mask added) over the `read` keys of n, as torch
- * takes it over all n: its weights, zeros (ZERO_MASKED_ROWS: every score -inf), or NaN.
- * `bf16`: the scores multiplied the query rounded to bf16. */
-static void finish_row(const mlc_attention_params_t* p, float* row, size_t read, const float* q_row, int bf16) {
-  int outcome = softmax_row(row, read);
+/* The softmax of a row of scores times `scale`, plus `mask` (`read` values one apart, or
+ * NULL), over the `read` keys of n, as torch takes it over all n: its weights, zeros
+ * (ZERO_MASKED_ROWS: every score -inf), or NaN. `bf16`: the scores multiplied the query
+ * rounded to bf16. */
+static void finish_row(const mlc_attention_params_t* p, float* row, size_t read, float scale, const float* mask,
+                       const float* q_row, int bf16) {
+  int outcome = softmax_row(row, read, scale, mask);
   if (outcome == SOFTMAX_ALL_MINUS_INF && read < p->n && !all_finite(q_row, p->d, bf16))
     outcome = SOFTMAX_NAN; /* the keys not read score q . 0 = NaN */
   if (outcome == SOFTMAX_ALL_MINUS_INF && (p->flags & ATTENTION_ZERO_MASKED_ROWS)) {
@@ -472,14 +474,17 @@ static int attention_head(const mlc_attention_params_t* p, size_t head, int own)
     if (own_scores(q, q_stride, k, p->views[1].row_stride, m, n, p->d, scores)) return 1;
   } else if (n > 0)
     mkl_scores(q, q_stride, k, p->views[1].row_stride, m, n, p->d, scale, scores);
+  const int masked = (p->flags & ATTENTION_HAS_MASK) != 0;
   for (size_t i = 0; i < m; ++i) {
     float* row = scores + i * n;
-    if (own)  /* as MKL's alpha scales each product */
-      for (size_t j = 0; j < n; ++j) row[j] *= scale;
-    const float* mask_row = mask + i * p->mask_row_stride;
-    if (p->flags & ATTENTION_HAS_MASK)
-      for (size_t j = 0; j < n; ++j) row[j] += mask_row[j * p->mask_column_stride];
-    finish_row(p, row, n, q + i * q_stride, bf16);
+    const float* mask_row = masked ? mask + i * p->mask_row_stride : NULL;
+    const float row_scale = own ? scale : 1.0f; /* own: as MKL's alpha scales each product */
+    if (!mask_row || p->mask_column_stride == 1) {
+      finish_row(p, row, n, row_scale, mask_row, q + i * q_stride, bf16);
+      continue;
+    }
+    for (size_t j = 0; j < n; ++j) row[j] = row[j] * row_scale + mask_row[j * p->mask_column_stride];
+    finish_row(p, row, n, 1.0f, NULL, q + i * q_stride, bf16);
   }
   if (n == 0) {  /* softmax over no keys: an empty sum, and torch gives zeros */
     for (size_t i = 0; i < m; ++i) memset(out + i * out_stride, 0, p->dv * sizeof(float));
