@@ -151,7 +151,10 @@ static void team_forget(void) { /* in a child after fork(): no helpers run there
   pthread_mutex_init(&team.use, NULL);
   team.helpers = 0;
   atomic_store(&team.started, 0);
-  for (size_t i = 0; i < TEAM_MAX_HELPERS; ++i) atomic_store(&team.helper[i].go, 0), atomic_store(&team.helper[i].asleep, 0);
+  for (size_t i = 0; i < TEAM_MAX_HELPERS; ++i) {
+    atomic_store(&team.helper[i].go, 0);
+    atomic_store(&team.helper[i].asleep, 0);
+  }
   atomic_store(&team.caller_asleep, 0);
 }
 
