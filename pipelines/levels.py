@@ -94,9 +94,10 @@ class Pipeline:
         `mlc-move-row-transposes{into-attention}`, `mlc-attention-views` and
         `mlc-library-layer-norms` before the fusion where attention and LayerNorm run on
         mlc's matmul plugin (`library_ops`; with `zero-masked-tail` where the caller
-        promised it: `zero_masked_tail`), and `mlc-matvec-to-reduction` after them;
-        `mlc-conv-to-matmul` with the target's `max-pixels` where it has its own
-        (`conv_matmul_pixels`), unless the pipeline set one."""
+        promised it: `zero_masked_tail`; with `bf16-products` at int8), and
+        `mlc-matvec-to-reduction` after them; `mlc-conv-to-matmul` with the target's
+        `max-pixels` where it has its own (`conv_matmul_pixels`), unless the pipeline
+        set one."""
         passes = list(self.passes)
         pixels = getattr(target, "conv_matmul_pixels", None) if target is not None else None
         if pixels is not None:
@@ -112,6 +113,8 @@ class Pipeline:
             passes = [e for e in passes if _element_name(e) != "mlc-matvec-to-reduction"]
             at = passes.index("mlc-fuse")
             form = "mlc-form-attention{library=true" + " zero-masked-tail=true" * getattr(target, "zero_masked_tail", False)
+            # At int8 the attentions multiply bf16: the int8 rows before them err far more.
+            form += " bf16-products=true" * any(_element_name(e) == "mlc-quantize-int8" for e in passes)
             passes[at:at] = [form + "}", "mlc-move-row-transposes{into-attention=true}",
                              "mlc-attention-views", "mlc-library-layer-norms", *later]
         runs_alone, left_outside = (target.runs_alone, target.left_outside) if target is not None else ((), ())

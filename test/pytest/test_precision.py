@@ -75,6 +75,23 @@ def test_each_precision_stays_within_its_budget(name, precision):
 
 
 @pytest.mark.iree
+def test_int8_attention_multiplies_bf16():
+    """At int8 every attention's products multiply bf16 (mlc-form-attention{bf16-products}),
+    whose rounding is small beside the int8 rows before it: the result stays within
+    int8's budget, and nothing is cast to bf16 outside the attention."""
+    torch.manual_seed(0)
+    model = models.FACTORIES["transformer_block"]()
+    inputs = tuple(torch.randn(shape) for shape in models.EXAMPLE_INPUTS["transformer_block"])
+    compiled = mlc.compile(model, inputs, precision="int8")
+    graph = compiled.ir("mlc")
+    assert graph.count("bf16_products = true") == compiled.report.pass_statistic("mlc-form-attention",
+                                                                                 "attentions formed") >= 1
+    assert "bf16_products = false" not in graph and "bf16>" not in graph
+    with torch.no_grad():
+        assert relative_error(compiled(*inputs), model(*inputs)) < INT8_BUDGET
+
+
+@pytest.mark.iree
 @pytest.mark.parametrize("precision, saved, element", [("bf16", 0.4, "bf16"), ("int8", 0.6, "xi8>")])
 def test_narrow_weights_take_fewer_bytes(precision, saved, element):
     """bf16 weights take half of f32's bytes, int8 ones a quarter (plus a scale per column)."""

@@ -1,6 +1,7 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-form-attention{library=true})' | FileCheck %s
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-form-attention{library=true})' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-form-attention{library=true zero-masked-tail=true})' | FileCheck %s --check-prefix=TAIL
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-form-attention{library=true bf16-products=true})' | FileCheck %s --check-prefix=BF16
 
 /// mlc-form-attention makes matmul(select?(softmax(matmul(q, kT) * scale + mask...)), v)
 /// one mlc.attention: the forms torch's scaled_dot_product_attention takes through
@@ -9,10 +10,14 @@
 /// select, a splat zero mask). Each chain here is formed: the count (which adds up
 /// over the split inputs) grows by one with each function. With `zero-masked-tail`
 /// (mlc.generator's promise that its cache past the keys attended to holds zeros) each
-/// op says so, for the plugin to read only the keys attended to.
+/// op says so, for the plugin to read only the keys attended to. With `bf16-products`
+/// (the int8 pipeline's) each op multiplies bf16, its operands cast or not.
 
 // TAIL-COUNT-14: zero_masked_tail = true
 // TAIL-NOT:      zero_masked_tail = false
+
+// BF16-COUNT-14: bf16_products = true
+// BF16-NOT:      bf16_products = false
 
 // STATS: 'mlc-form-attention'
 // STATS-NEXT: (1) attentions formed
