@@ -412,6 +412,7 @@ def _check_cpu_options(options) -> None:
     if driver not in ("auto", "local-task", "local-sync"):
         raise UserError(f"target 'llvm-cpu': driver must be auto, local-task or local-sync, got {driver!r}")
     matmul_choice.option(options)
+    matmul_library.check_settings()  # the plugin's, from the environment: misread, they would go unseen
     cpu_instructions.check_cpu(options)
     data_tiling = options.get("data-tiling", True)
     if not isinstance(data_tiling, bool):

@@ -161,6 +161,7 @@ def register() -> Path | None:
     Returns its path, or None where it cannot be built (executables then do not call it)."""
     if _registered:
         return _registered[0]
+    check_settings()
     ok, _ = available()
     if not ok:
         return None
@@ -218,7 +219,7 @@ def f32_on_mkl() -> bool:
     """Whether MLC_F32_KERNEL=mkl holds the plugin's own f32 and bf16 kernels of several
     rows off (sgemm_avx512.h, gemm_bf16.h): the products the compiler put there run on
     MKL, as the plugin reads it (f32_on_mkl in native/mlc_matmul.c)."""
-    return os.environ.get("MLC_F32_KERNEL", "") == "mkl"
+    return os.environ.get("MLC_F32_KERNEL", "").lower() == "mkl"
 
 
 # The rows of one strip of the plugin's VNNI kernel (VNNI_S8_ROWS in native/vnni_s8.h).
@@ -268,6 +269,28 @@ BF16_ROW_KERNEL_COLUMNS = 8192
 def _bf16_kernel_suits(n: int) -> bool:
     """Whether each thread's block of a single bf16 row's `n` columns is narrow enough."""
     return column_blocks(n, plugin_threads())[0] <= BF16_ROW_KERNEL_COLUMNS
+
+
+# The plugin's settings in the environment, as native/*.h read them: a word from a list
+# (any case), or a whole number (MLC_PLUGIN_THREADS: 0 is the default, the CPUs this process
+# may run on; MLC_PACKED_WEIGHTS_LIMIT: bytes). The C code reads anything else as unset,
+# or "500M" as 500 bytes, so check_settings refuses it before a compile or a run.
+WORD_SETTINGS = {"MLC_F32_KERNEL": ("mkl",), "MLC_BF16_KERNEL": ("mkl",), "MLC_INT8_KERNEL": ("mkl",),
+                 "MLC_ATTENTION_KERNEL": ("own", "mkl")}
+NUMBER_SETTINGS = ("MLC_PLUGIN_THREADS", "MLC_PACKED_WEIGHTS_LIMIT")
+
+
+def check_settings() -> None:
+    """Raises UserError for a plugin setting in the environment that the plugin would not
+    read as meant; an empty one is unset."""
+    for name, words in WORD_SETTINGS.items():
+        value = os.environ.get(name, "")
+        if value and value.lower() not in words:
+            raise UserError(f"{name} must be {' or '.join(map(repr, words))} (or unset), got {value!r}")
+    for name in NUMBER_SETTINGS:
+        value = os.environ.get(name, "")
+        if value and not (value.isascii() and value.isdigit()):
+            raise UserError(f"{name} must be a whole number (or unset), got {value!r}")
 
 
 def plugin_threads() -> int:

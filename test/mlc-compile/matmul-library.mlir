@@ -34,6 +34,15 @@
 // RUN: not mlc-compile %s -o %t/bad.vmfb --matmul-library sometimes 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: mlc-compile: error: argument --matmul-library: invalid choice: 'sometimes'
 
+/// So is a plugin setting in the environment that the plugin would read as unset (a word
+/// it does not know) or as another number ("500M" as 500 bytes), before anything compiles.
+// RUN: env MLC_ATTENTION_KERNEL=fast not mlc-compile %s -o %t/setting.vmfb 2>&1 | FileCheck %s --check-prefix=WORD
+// WORD: mlc-compile: error: MLC_ATTENTION_KERNEL must be 'own' or 'mkl' (or unset), got 'fast'
+// WORD-NOT: Traceback
+// RUN: env MLC_PACKED_WEIGHTS_LIMIT=500M not mlc-compile %s -o %t/setting.vmfb 2>&1 | FileCheck %s --check-prefix=NUMBER
+// NUMBER: mlc-compile: error: MLC_PACKED_WEIGHTS_LIMIT must be a whole number (or unset), got '500M'
+// RUN: test ! -e %t/setting.vmfb
+
 func.func @main(%x: tensor<32x64xf32>) -> tensor<32x48xf32> {
   %w = "mlc.constant"() {value = dense<0.25> : tensor<64x48xf32>} : () -> tensor<64x48xf32>
   %0 = "mlc.matmul"(%x, %w) : (tensor<32x64xf32>, tensor<64x48xf32>) -> tensor<32x48xf32>

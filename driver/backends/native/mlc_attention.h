@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #include "amx_s8.h"
 #include "attention_row_avx2.h"
@@ -412,7 +413,7 @@ static int attention_kernel_forced(void) {
   int known = atomic_load(&forced);
   if (known == -2) {
     const char* set = getenv("MLC_ATTENTION_KERNEL");
-    known = set == NULL ? -1 : strcmp(set, "own") == 0 ? 1 : strcmp(set, "mkl") == 0 ? 0 : -1;
+    known = set == NULL ? -1 : strcasecmp(set, "own") == 0 ? 1 : strcasecmp(set, "mkl") == 0 ? 0 : -1;
     atomic_store(&forced, known);
   }
   return known;

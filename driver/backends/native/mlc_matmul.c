@@ -294,7 +294,7 @@ static int f32_on_mkl(void) {
   static int on_mkl = -1;
   if (on_mkl < 0) {
     const char* set = getenv("MLC_F32_KERNEL");
-    on_mkl = set != NULL && strcmp(set, "mkl") == 0;
+    on_mkl = set != NULL && strcasecmp(set, "mkl") == 0;
   }
   return on_mkl;
 }
