@@ -32,12 +32,12 @@ At precision bf16, `mlc-reduce-precision` has cast both products' operands to bf
 op takes the f32 values before the casts, with `bf16_products`, and the plugin
 multiplies them in bf16 where the CPU has AVX-512-BF16 (in f32 where not).
 
-With `bf16-products`, every attention formed multiplies in bf16 so, casts or none: the
-int8 pipeline asks it. There the matmuls before the attention quantize their rows to
-int8, which errs far more than bf16's rounding of q, k, the weights and v: BERT-base's
-logits were 2.39 % from f32 eager with f32 products and 2.38 % with bf16 ones, ViT-B/16's
-3.10 and 3.20 %, and the call took 3 % (BERT-base), 5 % (ViT-B/16) and 2 % (GPT-2) less
-time (AMD EPYC Zen 5, one process, alternated).
+With `bf16-products`, every attention it forms multiplies in bf16, its operands cast or
+not: the int8 pipeline asks it. There the matmuls before the attention quantize their
+rows to int8, which errs far more than bf16's rounding of q, k, the weights and v:
+BERT-base's logits were 2.39 % from f32 eager with f32 products and 2.38 % with bf16
+ones, ViT-B/16's 3.10 and 3.20 %, and the call took 3 % (BERT-base), 5 % (ViT-B/16) and
+2 % (GPT-2) less time (AMD EPYC Zen 5, one process, alternated).
 """
 
 import math
