@@ -576,7 +576,7 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) static void add_row
 }
 
 __attribute__((target_clones("avx2", "default"))) static void gelu_erf_row_portable(float* row, size_t n) {
-  for (size_t j = 0; j < n; ++j) row[j] = 0.5f * row[j] * (1.0f + erf_approx(row[j] * 0.70710678118654752f));
+  for (size_t j = 0; j < n; ++j) row[j] = gelu_erf(row[j]);
 }
 
 static void gelu_erf_row(float* row, size_t n) {

@@ -1,6 +1,6 @@
 /* Float functions the plugin's loops apply to each element, written so that the
  * compiler vectorizes them (no calls, no branches: selects): exp of x <= 0 (softmax),
- * erf and tanh (GELU's two forms). Included by mlc_matmul.c and mlc_attention.h. */
+ * and GELU's two forms (erf, tanh). Included by mlc_matmul.c and mlc_attention.h. */
 
 #ifndef MLC_VECTOR_MATH_H_
 #define MLC_VECTOR_MATH_H_
@@ -27,17 +27,29 @@ static inline float exp_nonpositive(float x) {
   return p * scale * below;
 }
 
-/* erf(x): Abramowitz and Stegun 7.1.26, absolute error below 1.5e-7, odd. */
-static inline float erf_approx(float x) {
-  const float a = x < 0.0f ? -x : x;
-  const float t = 1.0f / (1.0f + 0.3275911f * a);
-  float p = 1.061405429f;
-  p = p * t - 1.453152027f;
-  p = p * t + 1.421413741f;
-  p = p * t - 0.284496736f;
-  p = p * t + 0.254829592f;
-  const float y = 1.0f - p * t * exp_nonpositive(-a * a);
-  return x < 0.0f ? -y : y;
+/* GELU's erf(x / sqrt 2) = x P(x^2) / Q(x^2) for x clamped to +-GELU_ERF_END (where erf is
+ * 1 in float, as the rational is), the quotient clamped to [-1, 1]: degrees 6 and 4, the
+ * coefficients from fit_gelu_erf.py, lowest degree first. gelu_avx512.h computes the same
+ * on AVX-512 with 1 / Q from rcp14 and a Newton step. Within 1.0e-6 of the exact GELU
+ * with FMA, 1.3e-6 without (the AVX2 and generic builds: each step rounded twice). */
+#define GELU_ERF_END 5.5437f
+static const float GELU_ERF_P[7] = {0.7978845238685608f, 0.0706857442855835f, 0.00894030462950468f,
+                                    0.0003271976311225444f, 6.269171990425093e-06f, -4.326266278553703e-08f,
+                                    2.201308579863337e-10f};
+static const float GELU_ERF_Q[5] = {1.0f, 0.2552572786808014f, 0.028750117868185043f, 0.0017942041158676147f,
+                                    5.975554449832998e-05f};
+
+/* 0.5 x (1 + erf(x / sqrt 2)); NaN stays NaN through 0.5 x. */
+static inline float gelu_erf(float x) {
+  const float a = x < -GELU_ERF_END ? -GELU_ERF_END : x > GELU_ERF_END ? GELU_ERF_END : x;
+  const float t = a * a;
+  float p = GELU_ERF_P[6], q = GELU_ERF_Q[4];
+  for (int i = 5; i >= 0; --i) p = p * t + GELU_ERF_P[i];
+  for (int i = 3; i >= 0; --i) q = q * t + GELU_ERF_Q[i];
+  float erf = a * p / q;
+  erf = erf < -1.0f ? -1.0f : erf > 1.0f ? 1.0f : erf;
+  const float half = 0.5f * x;
+  return half + half * erf;
 }
 
 /* tanh(x) = sign(x) (1 - e) / (1 + e), e = exp(-2|x|): within a few ulp of 1 - |tanh|. */
