@@ -1,4 +1,4 @@
-"""Derives gelu_avx512.h's rational erf: erf(x / sqrt 2) = x P(x^2) / Q(x^2).
+"""Derives the rational erf of vector_math.h's gelu_erf and gelu_avx512.h: erf(x / sqrt 2) = x P(x^2) / Q(x^2).
 
     .venv/bin/python driver/backends/native/fit_gelu_erf.py
 
