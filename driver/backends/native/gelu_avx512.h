@@ -4,11 +4,11 @@
  * about 2^-28, below float's rounding). Where the form before (Abramowitz and Stegun
  * 7.1.26) went through exp and a reciprocal, about 36 vector operations per 16 lanes (4.5
  * ns on an AMD EPYC Zen 5), this is 22 (2.4 ns); GELU after fc1 was 4.4 % of BERT-base's
- * int8 call.
- * Largest error against the exact GELU: 1.0e-6 (PyTorch's own CPU GELU: 1.2e-6; the
- * A&S form: 4.7e-7), at |x| near 5 where the result's own rounding is 4.8e-7. x is clamped to +-5.5437 (erf(3.92), 1 in float, and the
- * rational gives 1 there), the quotient to [-1, 1]; NaN stays NaN through 0.5 x. The
- * plugin runs it where the CPU has AVX-512F, gelu_erf on each element elsewhere. */
+ * int8 call. Largest error against the exact GELU: 1.0e-6 (PyTorch's own CPU GELU:
+ * 1.2e-6; the A&S form: 4.7e-7), at |x| near 5 where the result's own rounding is 4.8e-7.
+ * x is clamped to +-5.5437 (erf(3.92), 1 in float, and the rational gives 1 there), the
+ * quotient to [-1, 1]; NaN stays NaN through 0.5 x. The plugin runs it where the CPU has
+ * AVX-512F, gelu_erf on each element elsewhere. */
 
 #include <immintrin.h>
 #include <stddef.h>
