@@ -25,6 +25,7 @@ from ..pipelines.torch_to_mlc import torch_to_mlc
 from . import diagnostics, reproducer
 from .backends import iree as iree_backend
 from .backends import parameters as external_parameters
+from .backends import targets
 from .backends.target import BoundTarget
 from .backends.weight_store import WeightStore
 from .compiled import shape_matches, user_input_values
@@ -165,7 +166,7 @@ class Compilation:
                  precision: str = "f32", allow_fallback: bool = True, params: "str | WeightStore | None" = None,
                  repro: str | None = None, progress: Progress = SILENT, cache: ExecutableCache | None = None,
                  keep_ir: bool = False, program: torch.export.ExportedProgram | None = None):
-        target.check_precision(precision)
+        targets.check_precision(target, precision)
         self.module, self.level, self.target, self.precision = module, level, target, precision
         self.pipeline = (pipeline if pipeline is not None else pipelines.get("O2")).with_precision(precision)
         self.allow_fallback, self.params, self.repro = allow_fallback, params, repro
@@ -180,7 +181,7 @@ class Compilation:
     def of_model(cls, model, example_args, *, target: BoundTarget, dynamic_shapes=None, allow_fallback=True,
                  progress: Progress = SILENT, **options) -> "Compilation":
         """A compilation of a PyTorch model, imported at its example inputs."""
-        target.check_precision(options.get("precision", "f32"))  # before the import's seconds
+        targets.check_precision(target, options.get("precision", "f32"))  # before the import's seconds
         with progress.stage("import"):
             program, module = import_model(model, example_args, dynamic_shapes=dynamic_shapes,
                                            allow_fallback=allow_fallback)

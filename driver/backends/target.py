@@ -12,7 +12,6 @@ import types
 from collections.abc import Callable, Mapping
 
 from ...errors import UserError
-from ...pipelines.levels import PRECISIONS
 
 # Options every target takes: promises about the inputs the caller will pass, which a
 # target may use to do less work and may ignore. `zero-masked-tail`: an attention's keys
@@ -80,13 +79,6 @@ class Target:
         if self.check_values is not None:
             self.check_values(options)
         return BoundTarget(self, types.MappingProxyType(options))
-
-    def check_precision(self, precision: str) -> None:
-        """Refuses a precision this target is not known to compute right."""
-        if precision in PRECISIONS and precision not in self.precisions:
-            raise UserError(f"target '{self.name}' computes in {', '.join(self.precisions)} only, not precision "
-                            f"'{precision}' (which llvm-cpu and mlir-cpu take)")
-
 
 @dataclasses.dataclass(frozen=True)
 class BoundTarget:

@@ -6,12 +6,14 @@ to its options (`Target.bind`, target.py).
 """
 
 from ...errors import UserError
+from ...pipelines.levels import PRECISIONS
 from . import iree, jit, parameters
 from .target import PROMISES, BoundTarget, Target
 
 TARGETS: dict[str, Target] = {target.name: target for target in (*iree.TARGETS, jit.MLIR_CPU)}
 
-__all__ = ["TARGETS", "BoundTarget", "Target", "bind", "check_external_params", "describe", "get"]
+__all__ = ["TARGETS", "BoundTarget", "Target", "bind", "check_external_params", "check_precision", "describe",
+           "get"]
 
 
 def get(name: str) -> Target:
@@ -34,6 +36,14 @@ def check_external_params(target, path=None) -> None:
                         f"(external params work on: {able})")
     if path is not None:
         parameters.check_writable(path)
+
+
+def check_precision(target, precision: str) -> None:
+    """Refuses a precision `target` is not known to compute right (its `precisions`)."""
+    if precision in PRECISIONS and precision not in target.precisions:
+        able = ", ".join(name for name, other in TARGETS.items() if precision in other.precisions)
+        raise UserError(f"target '{target.name}' computes in {', '.join(target.precisions)} only, not precision "
+                        f"'{precision}' (which {able} take)")
 
 
 def describe() -> str:

@@ -270,6 +270,38 @@ def test_cuda_builds_ptx(sm):
         torch.testing.assert_close(compiled(x), model(x), rtol=RTOL, atol=ATOL)
 
 
+# precision -> (budget against f32 eager, as test_precision.py states it; the pass and its
+# statistic that counts the matmuls it changed; PTX that shows how those matmuls multiply)
+CUDA_NARROW = {
+    "bf16": (2e-2, "mlc-reduce-precision", "matmuls in bf16, accumulated in f32",
+             rb"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32"),  # the tensor cores
+    "int8": (5e-2, "mlc-quantize-int8", "matmuls in int8", rb"cvt\.s32\.s8"),  # int8 operands, int32 sums
+}
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("precision", list(CUDA_NARROW))
+def test_cuda_computes_a_narrow_precision(precision):
+    """cuda takes bf16 and int8: their sm_80 and sm_90 executables matched f32 eager within
+    these budgets on an H200 (README, Targets). Here the PTX shows the narrow products,
+    and where a CUDA device exists the result is checked against the budget."""
+    budget, pass_name, statistic, instruction = CUDA_NARROW[precision]
+    torch.manual_seed(0)
+    model, x = models.FACTORIES["mlp"](), torch.randn(models.EXAMPLE_INPUTS["mlp"][0])
+    compiled = mlc.compile(model, (x,), target="cuda", target_options={"cuda-sm": 80}, precision=precision)
+    assert compiled.report.pass_statistics(pass_name)[statistic] == 2
+    archive = zipfile.ZipFile(io.BytesIO(compiled.vmfb))
+    assert any(re.search(instruction, archive.read(kernel)) for kernel in executables(compiled.vmfb))
+    runs, why = targets.get("cuda").can_run()
+    if not runs:
+        with pytest.raises(mlc.UserError, match="cannot run target 'cuda' here"):
+            compiled(x)
+        pytest.skip(f"cuda cannot run here: {why}")
+    with torch.no_grad():
+        expected = model(x)
+        assert 0 < float((compiled(x) - expected).norm() / expected.norm()) < budget
+
+
 def test_cuda_unknown_compute_capability():
     with pytest.raises(mlc.UserError, match=r"unknown compute capability sm_12 \(cuda-sm takes one of .*90"):
         mlc.compile(Lookup(), (torch.zeros(2, 3, dtype=torch.int64),), target="cuda", target_options={"cuda-sm": 12})

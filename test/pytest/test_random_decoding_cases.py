@@ -106,7 +106,7 @@ def test_a_fixed_batch_of_random_decoding_cases_matches_eager(tmp_path):
 
 
 def test_other_targets_draw_the_same_sizes_at_f32():
-    """`--target vulkan-spirv`: the sizes of the CPU's case, at f32 (the GPU targets' one precision)."""
+    """`--target vulkan-spirv`: the sizes of the CPU's case, at f32 (vulkan-spirv's one precision)."""
     for seed in range(20):
         on_cpu, on_vulkan = (decoding.draw(random.Random(seed), target) for target in ("llvm-cpu", "vulkan-spirv"))
         assert on_vulkan.sizes == on_cpu.sizes and on_vulkan.family == on_cpu.family
