@@ -20,6 +20,7 @@ from . import (  # noqa: F401
     form_gelu,
     form_update_slice,
     fuse,
+    guard_nested_pads,
     guard_reduction_rereads,
     guard_unit_slices,
     library_layer_norms,

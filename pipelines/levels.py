@@ -22,8 +22,9 @@ LOWERING_WITH_FUSION = ["mlc-lower-to-linalg{keep-fusion-groups=true}", "mlc-for
                         "mlc-attention-output-views", "canonicalize", "cse"]
 # For IREE, last: where IREE forms the dispatches, its code for a reduction read through
 # two maps in one dispatch is wrong (passes/guard_reduction_rereads.py), and a one-element
-# slice reshaped past its source's rank fails to compile (passes/guard_unit_slices.py).
-FOR_IREE = ["mlc-guard-reduction-rereads", "mlc-guard-unit-slices"]
+# slice reshaped past its source's rank (passes/guard_unit_slices.py) and a computed value
+# padded twice by two values (passes/guard_nested_pads.py) fail to compile.
+FOR_IREE = ["mlc-guard-reduction-rereads", "mlc-guard-unit-slices", "mlc-guard-nested-pads"]
 
 # What matmuls multiply in: f32 as the model, bf16 summing in f32, or int8 summing in
 # int32 (opt-in).

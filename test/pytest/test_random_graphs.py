@@ -98,6 +98,11 @@ FOUND = {
     # seed 90089: IREE folded the unsqueeze into the 0-d slice it made (compile error at -O0, -O1)
     "a one-element slice unsqueezed past its input's rank": (
         lambda x, w: (x[0:1:2].unsqueeze(0), torch.nn.functional.linear(x[0:1:2], w)), (torch.randn(4), torch.randn(3, 1))),
+    # seed 580200 (on an H200): IREE could not distribute a value and its two pads by two values
+    # (compile error at -O0 and -O1, every target)
+    "a computed value padded twice by two values": (
+        lambda x: torch.nn.functional.pad(torch.nn.functional.pad(x.exp(), (1, 1)), (2, 1), value=-1.0).t(),
+        (torch.randn(6, 3),)),
     # seed 130036: IREE could not tile a grouped convolution beside a broadcast add (compile error at -O2)
     "a grouped conv2d plus a broadcast value": (
         lambda x, w, b, y: torch.nn.functional.conv2d(x, w, b, stride=2, padding=1, groups=6) + y,

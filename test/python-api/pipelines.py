@@ -22,7 +22,7 @@ def levels():
     # CHECK: O1: constant folding and simplification, then lowering
     # CHECK: O2: O1 plus BatchNorm folding, NHWC layout and fusion into IREE dispatches
     print(pipelines.describe())
-    # CHECK: ['mlc-fold-batchnorm', 'mlc-fold-constants', 'mlc-matvec-to-reduction', 'mlc-convert-layout', 'mlc-conv-to-matmul', 'mlc-fold-constants', 'mlc-form-update-slice', 'mlc-move-row-transposes', 'mlc-sink-reshapes', 'mlc-simplify', 'mlc-form-gelu', 'cse', 'mlc-fuse', 'mlc-lower-to-linalg', 'mlc-form-dispatch-regions', 'mlc-attention-output-views', 'canonicalize', 'cse', 'mlc-guard-reduction-rereads', 'mlc-guard-unit-slices']
+    # CHECK: ['mlc-fold-batchnorm', 'mlc-fold-constants', 'mlc-matvec-to-reduction', 'mlc-convert-layout', 'mlc-conv-to-matmul', 'mlc-fold-constants', 'mlc-form-update-slice', 'mlc-move-row-transposes', 'mlc-sink-reshapes', 'mlc-simplify', 'mlc-form-gelu', 'cse', 'mlc-fuse', 'mlc-lower-to-linalg', 'mlc-form-dispatch-regions', 'mlc-attention-output-views', 'canonicalize', 'cse', 'mlc-guard-reduction-rereads', 'mlc-guard-unit-slices', 'mlc-guard-nested-pads']
     print(pipelines.get("O2").names())
 
 
@@ -31,7 +31,7 @@ def levels():
 def edit():
     pipeline = pipelines.get("O2").drop("mlc-fuse").drop("mlc-convert-layout").move("cse", 0)
     # Without mlc-fuse the lowering inlines nothing and forms no dispatch regions.
-    # CHECK: builtin.module(cse, mlc-fold-batchnorm, mlc-fold-constants, mlc-matvec-to-reduction, mlc-conv-to-matmul, mlc-fold-constants, mlc-form-update-slice, mlc-move-row-transposes, mlc-sink-reshapes, mlc-simplify, mlc-form-gelu, mlc-lower-to-linalg, canonicalize, cse, mlc-guard-reduction-rereads, mlc-guard-unit-slices)
+    # CHECK: builtin.module(cse, mlc-fold-batchnorm, mlc-fold-constants, mlc-matvec-to-reduction, mlc-conv-to-matmul, mlc-fold-constants, mlc-form-update-slice, mlc-move-row-transposes, mlc-sink-reshapes, mlc-simplify, mlc-form-gelu, mlc-lower-to-linalg, canonicalize, cse, mlc-guard-reduction-rereads, mlc-guard-unit-slices, mlc-guard-nested-pads)
     print(pipeline.text())
     # A fresh copy each time: edits do not leak.
     # CHECK: mlc-fuse in a new O2: True
