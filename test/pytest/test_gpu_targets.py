@@ -34,6 +34,16 @@ def require(target: str):
         pytest.skip(f"{target} cannot run here: {why}")
 
 
+def refused_without_a_cuda_device(compiled, *inputs) -> None:
+    """Where no CUDA device exists: calling `compiled` is one clear error, then a skip
+    (the run itself is checked where a device exists)."""
+    runs, why = targets.get("cuda").can_run()
+    if not runs:
+        with pytest.raises(mlc.UserError, match="cannot run target 'cuda' here"):
+            compiled(*inputs)
+        pytest.skip(f"cuda cannot run here: {why}")
+
+
 def executables(vmfb: bytes) -> list[str]:
     """The kernel archives in a .vmfb (IREE names them *_<format>.fb)."""
     names = zipfile.ZipFile(io.BytesIO(vmfb)).namelist()
@@ -261,11 +271,7 @@ def test_cuda_builds_ptx(sm):
     assert kernels and all(kernel.endswith("_cuda_nvptx_fb.fb") for kernel in kernels)
     ptx = zipfile.ZipFile(io.BytesIO(compiled.vmfb)).read(kernels[0])
     assert re.search(rb"\.target\s+sm_%d\b" % sm, ptx)
-    runs, why = targets.get("cuda").can_run()
-    if not runs:
-        with pytest.raises(mlc.UserError, match="cannot run target 'cuda' here"):
-            compiled(x)
-        pytest.skip(f"cuda cannot run here: {why}")
+    refused_without_a_cuda_device(compiled, x)
     with torch.no_grad():
         torch.testing.assert_close(compiled(x), model(x), rtol=RTOL, atol=ATOL)
 
@@ -292,11 +298,7 @@ def test_cuda_computes_a_narrow_precision(precision):
     assert compiled.report.pass_statistics(pass_name)[statistic] == 2
     archive = zipfile.ZipFile(io.BytesIO(compiled.vmfb))
     assert any(re.search(instruction, archive.read(kernel)) for kernel in executables(compiled.vmfb))
-    runs, why = targets.get("cuda").can_run()
-    if not runs:
-        with pytest.raises(mlc.UserError, match="cannot run target 'cuda' here"):
-            compiled(x)
-        pytest.skip(f"cuda cannot run here: {why}")
+    refused_without_a_cuda_device(compiled, x)
     with torch.no_grad():
         expected = model(x)
         assert 0 < float((compiled(x) - expected).norm() / expected.norm()) < budget
