@@ -6,10 +6,10 @@ then cannot distribute over workgroups ("'func.func' op failed on workgroup
 distribution verification", a compile error on llvm-cpu, vulkan-spirv and cuda):
 `F.pad(F.pad(x.exp(), (1, 1)), (2, 1), value=-1.0)`, returned as it is, reshaped or
 transposed. Pads by one value, or a pad whose result an elementwise op reads, compile.
-The random programs found it on an H200 (seed 580200, `logsumexp` then two pads), where
-IREE forms the dispatches: -O0 and -O1 on every target, and at -O2 the pads the GPU
-targets leave outside mlc's groups. Behind the barrier the outer pad is a dispatch of
-its own. Pads inside mlc's own regions are left alone.
+The random programs found it on an H200 (seed 580200, `logsumexp` then two pads) at
+-O0, where IREE forms the dispatches, as it does at -O1 and, at -O2, for the pads the
+GPU targets leave outside mlc's groups: the guard applies there. Behind the barrier the
+outer pad is a dispatch of its own. Pads inside mlc's own regions are left alone.
 """
 
 from torch_mlir import ir
@@ -22,7 +22,8 @@ PAD = "tensor.pad"
 
 def _padding_value(pad: ir.Operation) -> ir.Attribute | None:
     """The constant a pad fills with, or None where it is not a constant."""
-    yielded = pad.regions[0].blocks[0].operations[0].operands[0]
+    body = pad.regions[0].blocks[0].operations
+    yielded = body[len(body) - 1].operands[0]  # the tensor.yield that ends the region
     producer = yielded.owner
     if isinstance(producer, ir.Block) or producer.name != "arith.constant":
         return None
