@@ -145,12 +145,16 @@ def prepare(args) -> int:
 BUDGETS = {"f32": 1e-4, "bf16": 2e-2, "int8": 5e-2}
 
 
+def _relative_error(got: np.ndarray, want: np.ndarray) -> float:
+    return float(np.linalg.norm(got.astype(np.float64) - want) / np.linalg.norm(want.astype(np.float64)))
+
+
 def _finding(entry: dict, got: np.ndarray, want: np.ndarray, index: int) -> str | None:
     """What is wrong with output `index`, or None."""
     if got.shape != want.shape or got.dtype != want.dtype:
         return f"output {index}: {got.dtype} {list(got.shape)}, eager {want.dtype} {list(want.shape)}"
     if "budget" in entry:
-        error = np.linalg.norm(got.astype(np.float64) - want) / np.linalg.norm(want.astype(np.float64))
+        error = _relative_error(got, want)
         return None if error < entry["budget"] else f"output {index}: relative error {error:.3g} over {entry['budget']}"
     if want.dtype.kind in "fc":
         close = np.isclose(got, want, rtol=entry["rtol"], atol=entry["atol"], equal_nan=True)
@@ -201,6 +205,10 @@ def check(args) -> int:
     findings = [(executable, finding) for (_, executable), finding in zip(jobs, found) if finding]
     for executable, finding in findings:
         print(f"{executable}: {finding}")
+    for (case, executable), finding in zip(jobs, found):
+        if "budget" in manifest[case] and not finding:  # a model: how far from f32 eager it is
+            error = _relative_error(np.load(directory / f"got_{executable}_0.npy"), np.load(directory / f"{case}_want0.npy"))
+            print(f"{executable}: relative error {error:.2g}")
     if args.benchmark:
         for case, executable in jobs:
             print(f"{executable}: median {_median_ms(directory, args.device, manifest[case], case, executable)}")

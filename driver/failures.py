@@ -23,12 +23,14 @@ class IreeCompileFailure(UserError):
     """IREE failed on a module mlc made: the module and flags rerun it. `errors` are
     IREE's error lines; `over_target_limit` says the failure is a dispatch over the
     target's limits (a stack frame over 32 KB on the CPU), which a plan of smaller
-    dispatches avoids."""
+    dispatches avoids; `reduction_not_distributed`, that IREE's GPU code could not
+    spread a reduction over its threads."""
 
     def __init__(self, message: str, bytecode: bytes, flags: list[str], errors: list[str]):
         super().__init__(message)
         self.bytecode, self.flags, self.errors = bytecode, flags, errors
         self.over_target_limit = any(TARGET_LIMIT in line for line in errors)
+        self.reduction_not_distributed = any(NOT_DISTRIBUTED in line for line in errors)
 
     @property
     def first_error(self) -> str:
@@ -39,6 +41,9 @@ class IreeCompileFailure(UserError):
 # groups mlc plans reach it (RegNet's grouped convolutions in NHWC) where IREE's own
 # dispatches of the unoptimized graph do not. Read here, from IREE's text, and nowhere else.
 TARGET_LIMIT = "exceeded stack allocation limit"
+# IREE's GPU code generation could not spread a reduction over its threads (its
+# vector-distribution code; cuda retries with its warp-reduction code: backends/iree.py).
+NOT_DISTRIBUTED = "failed to distribute"
 
 
 class PlanOverTargetLimit(UserError):

@@ -141,16 +141,25 @@ class Bert(nn.Module):
 
 # Factories and inputs ----------------------------------------------------------------------------
 
+class BertLayerWide(Bert):
+    """One BERT-base-wide layer over a small vocabulary: BERT-base's matmuls, LayerNorms and
+    softmaxes at a size a device run can carry (benchmarks/on_device.py, 64 MiB)."""
+
+    def __init__(self):
+        super().__init__(vocab=VOCABS["bert_layer"], layers=1)
+
+
 make_resnet18 = seeded(ResNet18)
 make_bert = seeded(Bert)
 
 EXAMPLE_INPUTS = {
     "resnet18": [(1, 3, 224, 224)],
     "bert": [(1, 128)],
+    "bert_layer": [(1, 128)],
 }
-INPUT_DTYPES = {"bert": [torch.int64]}
-VOCAB = 30522
-FACTORIES = {"resnet18": make_resnet18, "bert": make_bert}
+INPUT_DTYPES = {"bert": [torch.int64], "bert_layer": [torch.int64]}
+VOCABS = {"bert": 30522, "bert_layer": 1000}
+FACTORIES = {"resnet18": make_resnet18, "bert": make_bert, "bert_layer": seeded(BertLayerWide)}
 
 
 def example_inputs(name: str, seed: int = 0) -> tuple:
@@ -158,7 +167,7 @@ def example_inputs(name: str, seed: int = 0) -> tuple:
     generator = torch.Generator().manual_seed(seed)
     dtypes = INPUT_DTYPES.get(name, [torch.float32] * len(EXAMPLE_INPUTS[name]))
     return tuple(
-        torch.randint(0, VOCAB, shape, generator=generator) if dtype == torch.int64
+        torch.randint(0, VOCABS[name], shape, generator=generator) if dtype == torch.int64
         else torch.randn(shape, generator=generator, dtype=dtype)
         for shape, dtype in zip(EXAMPLE_INPUTS[name], dtypes)
     )

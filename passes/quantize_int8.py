@@ -26,6 +26,11 @@ mlc's fusion puts in dispatch regions of their own: left to IREE's own dispatche
 row's scale, read broadcast, goes through mlc-guard-reduction-rereads' barrier, and IREE
 waits on the host at each barrier (GPT-2's int8 decode step: 15-17 against 9 ms).
 
+With `weight-only` (set for cuda, whose bf16 products run on the tensor cores and whose
+int8 x int8 ones do not), the activation is not quantized: matmul(bf16(x), bf16(Wq)) * sw,
+summing in f32. int8 is exact in bf16, IREE widens the weight inside the matmul's kernel,
+and only x rounds: on an H200 up to 3.3x faster than int8 x int8, and nearer f32.
+
 A matmul whose weight is not a constant (attention's products), or not f32 [K, N],
 is left as it is: run after constant folding, which makes the transposed weights of
 Linear layers and convolutions-as-matmuls constants.
@@ -76,8 +81,10 @@ class QuantizeMatmul(Pattern):
     op = compute_ops.MatmulOp
     statistic = "matmuls in int8"
 
-    def __init__(self, whole_rows: bool = False, whole_matrices: bool = False):
-        self.whole_rows, self.whole_matrices = whole_rows, whole_matrices
+    def __init__(self, whole_rows: bool = False, whole_matrices: bool = False, weight_only: bool = False):
+        self.whole_rows, self.whole_matrices, self.weight_only = whole_rows, whole_matrices, weight_only
+        if weight_only:
+            self.statistic = "matmuls by int8 weights, in bf16"
 
     def match(self, matmul):
         f32 = ir.F32Type.get()
@@ -95,6 +102,10 @@ class QuantizeMatmul(Pattern):
         x = matmul.lhs
         weight_int8 = constant_values.make_constant(wq, tensor_type(wq.shape, i8), "weight_int8")
         weight_scale = constant_values.make_constant(w_scale, tensor_type(w_scale.shape, f32), "weight_scale")
+        if self.weight_only:  # int8 is exact in bf16 (8 bits of significand): only x rounds
+            bf16 = ir.BF16Type.get()
+            product = compute_ops.MatmulOp(cast_to(x, bf16), cast_to(weight_int8, bf16), matmul.result.type).result
+            return broadcast_binary(elementwise_ops.MulOp, product, weight_scale)
         rows = list(x.type.shape[:-1])
         if self.whole_rows and (rows == [1] or self.whole_matrices and len(rows) == 1):
             return compute_ops.QuantizedMatmulOp(x, weight_int8, weight_scale, matmul.result.type).result
@@ -116,6 +127,9 @@ class QuantizeInt8(PatternPass):
     whole_matrices: bool = dataclasses.field(
         default=False, metadata={"help": "with whole-rows, a matmul of several rows too (a target whose library "
                                          "multiplies int8 faster than IREE's kernel at every size: AMX)"})
+    weight_only: bool = dataclasses.field(
+        default=False, metadata={"help": "the activations stay bf16: matmul(bf16(x), bf16(Wq)) * sw, summing in f32 "
+                                         "(a target with bf16 products and no fast int8 ones: cuda)"})
 
     def patterns(self) -> list[Pattern]:
-        return [QuantizeMatmul(self.whole_rows, self.whole_matrices)]
+        return [QuantizeMatmul(self.whole_rows, self.whole_matrices, self.weight_only)]

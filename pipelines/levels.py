@@ -64,6 +64,7 @@ class TargetTraits(Protocol):
     dispatch_regions: bool  # it takes fusion groups as IREE dispatch regions
     whole_quantized_rows: bool  # a single int8 row runs whole (mlc-quantize-int8{whole-rows})
     whole_quantized_matrices: bool  # int8 matmuls of several rows too (mlc-quantize-int8{whole-matrices})
+    int8_weights_only: bool  # int8 weights multiply bf16 activations (mlc-quantize-int8{weight-only})
     library_ops: bool  # attention and LayerNorm run whole on mlc's matmul plugin
     zero_masked_tail: bool  # attention's keys past the last one attended to are zeros (mlc-form-attention's option)
     conv_matmul_pixels: int | None  # mlc-conv-to-matmul's max-pixels for its CPU (None: the pass's default)
@@ -91,7 +92,8 @@ class Pipeline:
         alone (`runs_alone`) and those it wants outside any group (`left_outside`),
         unless the pipeline set them itself; `mlc-quantize-int8` with whole rows where
         the target runs them so (`whole_quantized_rows`), and matrices too
-        (`whole_quantized_matrices`); `mlc-form-attention{library}`,
+        (`whole_quantized_matrices`), or with bf16 activations where int8 products are
+        slow (`int8_weights_only`); `mlc-form-attention{library}`,
         `mlc-move-row-transposes{into-attention}`, `mlc-attention-views` and
         `mlc-library-layer-norms` before the fusion where attention and LayerNorm run on
         mlc's matmul plugin (`library_ops`; with `zero-masked-tail` where the caller
@@ -107,6 +109,8 @@ class Pipeline:
         if target is not None and "mlc-quantize-int8" in passes and getattr(target, "whole_quantized_rows", False):
             whole = "whole-rows=true" + " whole-matrices=true" * getattr(target, "whole_quantized_matrices", False)
             passes = [f"mlc-quantize-int8{{{whole}}}" if e == "mlc-quantize-int8" else e for e in passes]
+        if target is not None and "mlc-quantize-int8" in passes and getattr(target, "int8_weights_only", False):
+            passes = ["mlc-quantize-int8{weight-only=true}" if e == "mlc-quantize-int8" else e for e in passes]
         if target is not None and getattr(target, "library_ops", False) and "mlc-fuse" in passes:
             # A decode step's attention multiplies one query row by the key cache: as a
             # matvec it would already be a sum (mlc-matvec-to-reduction), and no attention.

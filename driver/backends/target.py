@@ -43,6 +43,9 @@ class Target:
     quantized_rows: Callable[[Mapping], bool] | None = None
     # Whether, given the options, int8 matmuls of several rows run whole too (mlc-quantize-int8{whole-matrices})
     quantized_matrices: Callable[[Mapping], bool] | None = None
+    # int8 weights multiply bf16 activations (mlc-quantize-int8{weight-only}): bf16 products
+    # are fast there and int8 ones are not
+    int8_weights_only: bool = False
     # Whether, given the options, attention and LayerNorm run on mlc's matmul plugin
     # (mlc-form-attention{library}, mlc-library-layer-norms)
     ops_on_library: Callable[[Mapping], bool] | None = None

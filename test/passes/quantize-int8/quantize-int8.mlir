@@ -1,6 +1,7 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-quantize-int8)' | FileCheck %s
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-quantize-int8{whole-rows=true})' | FileCheck %s --check-prefix=WHOLE
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-quantize-int8{whole-rows=true whole-matrices=true})' | FileCheck %s --check-prefix=MATRICES
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(mlc-quantize-int8{weight-only=true})' | FileCheck %s --check-prefix=WEIGHT
 
 /// A matmul by a constant f32 weight multiplies int8 by int8 and sums in int32: the
 /// weight quantized per column at compile time (each column here has 127 at most, so its
@@ -36,6 +37,22 @@
 // MATRICES:       %[[Y:.*]] = "mlc.quantized_matmul"(%[[X]], %{{.*}}, %{{.*}}) : (tensor<2x8xf32>, tensor<8x4xi8>, tensor<4xf32>) -> tensor<2x4xf32>
 // MATRICES-NOT:   "mlc.matmul"
 // MATRICES:       return %[[Y]]
+
+/// With weight-only (a target whose bf16 products are fast and int8 ones are not: cuda),
+/// the weight is int8 and the activation is not quantized: both multiply in bf16 (int8
+/// is exact in bf16), summing in f32, and the product is rescaled per column alone.
+
+// WEIGHT-LABEL: func.func @linear
+// WEIGHT-SAME:  (%[[X:.*]]: tensor<2x8xf32>)
+// WEIGHT-NOT:   "mlc.abs"
+// WEIGHT:       %[[WQ:.*]] = "mlc.constant"() {value = dense<{{.*}}> : tensor<8x4xi8>}
+// WEIGHT:       %[[SW:.*]] = "mlc.constant"() {value = dense<1.000000e+00> : tensor<4xf32>}
+// WEIGHT:       %[[XB:.*]] = "mlc.cast"(%[[X]]) : (tensor<2x8xf32>) -> tensor<2x8xbf16>
+// WEIGHT:       %[[WB:.*]] = "mlc.cast"(%[[WQ]]) : (tensor<8x4xi8>) -> tensor<8x4xbf16>
+// WEIGHT:       %[[P:.*]] = "mlc.matmul"(%[[XB]], %[[WB]]) : (tensor<2x8xbf16>, tensor<8x4xbf16>) -> tensor<2x4xf32>
+// WEIGHT:       %[[Y:.*]] = "mlc.mul"(%[[P]], %[[SW]]) : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+// WEIGHT-NOT:   "mlc.quantized_matmul"
+// WEIGHT:       return %[[Y]]
 func.func @linear(%x: tensor<2x8xf32>) -> tensor<2x4xf32> {
   %w = "mlc.constant"() {value = dense<[[127.0, 127.0, 127.0, 127.0], [-36.0, -33.0, -127.0, -27.0], [-24.0, -21.0, -18.0, -15.0], [-12.0, -9.0, -6.0, -3.0], [0.0, 3.0, 6.0, 9.0], [12.0, 15.0, 18.0, 21.0], [24.0, 27.0, 30.0, 33.0], [36.0, 39.0, 42.0, 45.0]]> : tensor<8x4xf32>} : () -> tensor<8x4xf32>
   %0 = "mlc.matmul"(%x, %w) : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
@@ -51,6 +68,10 @@ func.func @linear(%x: tensor<2x8xf32>) -> tensor<2x4xf32> {
 // CHECK-NOT: i8
 // CHECK-COUNT-3: "mlc.matmul"
 // CHECK-NOT: i8
+// WEIGHT-LABEL: func.func @left_alone
+// WEIGHT-NOT: i8
+// WEIGHT-COUNT-3: "mlc.matmul"
+// WEIGHT-NOT: i8
 func.func @left_alone(%q: tensor<2x4x8xf32>, %k: tensor<2x8x4xf32>, %v: tensor<4x1xf32>, %b: tensor<4x8xbf16>)
     -> (tensor<2x4x4xf32>, tensor<4x4xf32>, tensor<4x8xf32>) {
   %scores = "mlc.matmul"(%q, %k) : (tensor<2x4x8xf32>, tensor<2x8x4xf32>) -> tensor<2x4x4xf32>
@@ -82,6 +103,9 @@ func.func @left_alone(%q: tensor<2x4x8xf32>, %k: tensor<2x8x4xf32>, %v: tensor<4
 // WHOLE:      return %[[Y]]
 // MATRICES-LABEL: func.func @single_row
 // MATRICES:       "mlc.quantized_matmul"
+// WEIGHT-LABEL:   func.func @single_row
+// WEIGHT:         "mlc.matmul"(%{{.*}}, %{{.*}}) : (tensor<1x8xbf16>, tensor<8x4xbf16>) -> tensor<1x4xf32>
+// WEIGHT-NOT:     "mlc.quantized_matmul"
 func.func @single_row(%x: tensor<1x8xf32>) -> tensor<1x4xf32> {
   %w = "mlc.constant"() {value = dense<[[127.0, 127.0, 127.0, 127.0], [-36.0, -33.0, -127.0, -27.0], [-24.0, -21.0, -18.0, -15.0], [-12.0, -9.0, -6.0, -3.0], [0.0, 3.0, 6.0, 9.0], [12.0, 15.0, 18.0, 21.0], [24.0, 27.0, 30.0, 33.0], [36.0, 39.0, 42.0, 45.0]]> : tensor<8x4xf32>} : () -> tensor<8x4xf32>
   %0 = "mlc.matmul"(%x, %w) : (tensor<1x8xf32>, tensor<8x4xf32>) -> tensor<1x4xf32>
