@@ -8,13 +8,17 @@ report, and runs the stages: conversion from torch, the graph passes, the loweri
 the target's own passes and its compile. When IREE cannot compile mlc's -O2 plan
 within the target's limits, the compilation runs again at -O1 (IREE forms the
 dispatches) and the report says why.
+
+Importing it loads no torch: the functions that export and import a PyTorch model load
+it, so that mlc-compile takes an .mlir file without it (driver/cli/compile_job.py).
 """
+
+from __future__ import annotations
 
 import os
 import time
+from typing import TYPE_CHECKING
 
-import torch
-import torch.utils._pytree as pytree
 from torch_mlir import ir
 
 from .. import pipelines
@@ -28,15 +32,15 @@ from .backends import parameters as external_parameters
 from .backends import targets
 from .backends.target import BoundTarget
 from .backends.weight_store import WeightStore
-from .compiled import shape_matches, user_input_values
 from .executable_cache import ExecutableCache
 from .failures import IreeCompileFailure, PlanOverTargetLimit, StageFailure
-from .frontend import torch_import
-from .frontend.dynamic_shapes import report as dynamic_shapes_report
 from .graph_summary import count_ops, fusion_groups, matmul_flops
 from .levels import LEVELS
 from .progress import SILENT, Progress
 from .report import PassRecord, Report, Retried, StageRecord
+
+if TYPE_CHECKING:
+    import torch
 
 
 def print_ir(module: ir.Operation) -> str:
@@ -78,6 +82,10 @@ def export_model(model, example_args, *, dynamic_shapes=None) -> torch.export.Ex
     """The checked model and example inputs, exported (torch_import.export); a program
     torch.export made already is checked against the example inputs, if any, and prepared
     for the import (torch_import.prepare)."""
+    import torch
+
+    from .frontend import torch_import
+
     if isinstance(model, torch.export.ExportedProgram):
         if dynamic_shapes is not None:
             raise UserError("dynamic_shapes applies to a torch.nn.Module: an exported program has the shapes "
@@ -99,6 +107,11 @@ def _as_tuple(example_args) -> tuple:
 def check_example_args(program: torch.export.ExportedProgram, example_args: tuple) -> None:
     """Example inputs given with an exported program must be the ones it takes: the
     compiled model is the program's, whatever the arguments say."""
+    import torch
+    import torch.utils._pytree as pytree
+
+    from .compiled import shape_matches, user_input_values
+
     expected = user_input_values(program)
     given = pytree.tree_leaves(example_args)
     if len(given) != len(expected):
@@ -120,6 +133,8 @@ def import_model(model: torch.nn.Module, example_args, *, dynamic_shapes=None, a
 
 def import_program(program: torch.export.ExportedProgram, allow_fallback=True) -> ir.Operation:
     """The torch-level module of a prepared exported program (see `import_model`)."""
+    from .frontend import torch_import
+
     if torch_import.unknown_ops(program):
         raise UserError(every_unsupported_op(program, allow_fallback))
     return torch_import.import_program(program, make_context()).operation
@@ -128,6 +143,8 @@ def import_program(program: torch.export.ExportedProgram, allow_fallback=True) -
 def every_unsupported_op(program: torch.export.ExportedProgram, allow_fallback: bool) -> str:
     """The ops torch-mlir does not know, and then, with zeros standing in for them, the
     ops that conversion (and the fallback, if allowed) would refuse: one round of errors."""
+    from .frontend import torch_import
+
     try:
         program, unknown = torch_import.stand_in_unknown_ops(program)
     except UserError as error:  # an unknown op with several results: nothing past it can be checked
@@ -181,6 +198,8 @@ class Compilation:
     def of_model(cls, model, example_args, *, target: BoundTarget, dynamic_shapes=None, allow_fallback=True,
                  progress: Progress = SILENT, **options) -> "Compilation":
         """A compilation of a PyTorch model, imported at its example inputs."""
+        from .frontend.dynamic_shapes import report as dynamic_shapes_report
+
         targets.check_precision(target, options.get("precision", "f32"))  # before the import's seconds
         with progress.stage("import"):
             program, module = import_model(model, example_args, dynamic_shapes=dynamic_shapes,

@@ -19,7 +19,6 @@ import iree.compiler
 import iree.runtime
 import ml_dtypes
 import numpy as np
-import torch
 from torch_mlir import ir
 
 from ...dialects import iree_flow
@@ -100,7 +99,9 @@ def host_array(array) -> np.ndarray:
     scalar input ("input0 shape rank mismatch; expected 0 (scalar)"). numpy has no
     bfloat16 (a bf16 tensor's `.numpy()` raised TypeError): its bits go as ml_dtypes'
     bfloat16, which IREE takes and gives back."""
-    if hasattr(array, "detach"):
+    if hasattr(array, "detach"):  # a tensor: torch is loaded already
+        import torch
+
         tensor = array.detach().cpu()
         if tensor.dtype == torch.bfloat16:
             array = tensor.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
