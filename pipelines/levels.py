@@ -106,11 +106,14 @@ class Pipeline:
         if pixels is not None:
             passes = [f"mlc-conv-to-matmul{{max-pixels={pixels}}}" if e == "mlc-conv-to-matmul" else e for e in passes]
         # Asked only at int8: the answer builds the matmul plugin.
-        if target is not None and "mlc-quantize-int8" in passes and getattr(target, "whole_quantized_rows", False):
-            whole = "whole-rows=true" + " whole-matrices=true" * getattr(target, "whole_quantized_matrices", False)
-            passes = [f"mlc-quantize-int8{{{whole}}}" if e == "mlc-quantize-int8" else e for e in passes]
-        if target is not None and "mlc-quantize-int8" in passes and getattr(target, "int8_weights_only", False):
-            passes = ["mlc-quantize-int8{weight-only=true}" if e == "mlc-quantize-int8" else e for e in passes]
+        if target is not None and "mlc-quantize-int8" in passes:
+            whole = getattr(target, "whole_quantized_rows", False)
+            quantize = (["whole-rows=true"] * whole
+                        + ["whole-matrices=true"] * (whole and getattr(target, "whole_quantized_matrices", False))
+                        + ["weight-only=true"] * getattr(target, "int8_weights_only", False))
+            if quantize:
+                passes = [f"mlc-quantize-int8{{{' '.join(quantize)}}}" if e == "mlc-quantize-int8" else e
+                          for e in passes]
         if target is not None and getattr(target, "library_ops", False) and "mlc-fuse" in passes:
             # A decode step's attention multiplies one query row by the key cache: as a
             # matvec it would already be a sum (mlc-matvec-to-reduction), and no attention.

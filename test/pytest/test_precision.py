@@ -7,6 +7,7 @@ import platform
 import re
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import architectures  # examples/architectures.py, on the path through conftest.py
@@ -15,7 +16,8 @@ import torch
 
 import mlc
 import models  # examples/models.py, on the path through conftest.py
-from mlc.driver.backends import cpu_instructions
+from mlc import pipelines
+from mlc.driver.backends import cpu_instructions, targets
 from mlc.passes.merge_sibling_matmuls import MergeSiblingMatmuls
 
 # The budget: the relative error (L2 norm of the difference over the L2 norm of eager's
@@ -217,3 +219,18 @@ def test_a_single_int8_row_is_one_op_only_where_the_library_runs_it():
         assert compiled.report["matmul flops"] == 2 * (64 * 128 + 128 * 16), options
         assert ("mlc.abs" in compiled.ir("mlc")) != whole, options
         assert 0 < relative_error(torch.as_tensor(compiled(x)), expected) < INT8_BUDGET
+
+
+def test_each_target_gets_its_int8_options():
+    """mlc-quantize-int8's options come from the target, in one element: weight-only on
+    cuda (bf16 products on the tensor cores), whole rows where the CPU's library runs them,
+    and all of them together on a target that asks for all."""
+    def quantize(target):
+        return [e for e in pipelines.get("O2").with_precision("int8").graph_passes(target) if "quantize-int8" in e]
+
+    assert quantize(targets.bind("cuda")) == ["mlc-quantize-int8{weight-only=true}"]
+    assert quantize(targets.bind("llvm-cpu", {"matmul-library": False})) == ["mlc-quantize-int8"]
+    every = types.SimpleNamespace(whole_quantized_rows=True, whole_quantized_matrices=True, int8_weights_only=True,
+                                  library_ops=False, runs_alone=(), left_outside=(), split_reductions_alone=False)
+    assert quantize(every) == ["mlc-quantize-int8{whole-rows=true whole-matrices=true weight-only=true}"]
+
